@@ -1,0 +1,94 @@
+"""The `watercolour` command: render a sketch, serve the environment, run an episode, train."""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+from pathlib import Path
+
+import typer
+
+app = typer.Typer(help="Teach language models to paint watercolours with p5.brush.", no_args_is_help=True)
+
+
+@app.callback()
+def _main(verbose: bool = typer.Option(False, "--verbose", "-v", help="Log at INFO level.")) -> None:
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+
+
+@app.command()
+def render(
+    sketch: Path = typer.Argument(..., exists=True, dir_okay=False, help="A p5.js sketch file."),
+    seed: int = typer.Option(0, help="Seed of Math.random in [0, 2**32)."),
+    out: Path = typer.Option(None, help="Where to write the PNG; next to the sketch when omitted."),
+    deadline_s: float = typer.Option(20.0, help="Seconds before the render is abandoned."),
+) -> None:
+    """Render one sketch to a 600x600 PNG and print the result as JSON."""
+    from watercolour_env.server.render import Renderer
+    from watercolour_env.server.settings import load_settings
+
+    settings = load_settings()
+    out = out or sketch.with_suffix(".png")
+    with Renderer(workers=1, deadline_s=deadline_s, chromium_path=settings.chromium_path) as renderer:
+        result = renderer.render(sketch.read_text(), seed=seed)
+    if result.png:
+        out.write_bytes(result.png)
+    report = {
+        "status": result.status.value,
+        "paint_fraction": round(result.paint_fraction, 4),
+        "elapsed_ms": round(result.elapsed_ms, 1),
+        "finished": result.finished,
+        "js_errors": result.js_errors,
+        "renderer": result.renderer,
+        "output": str(out) if result.png else None,
+        "detail": result.detail,
+    }
+    typer.echo(json.dumps(report, indent=2))
+
+
+@app.command()
+def serve(
+    host: str = typer.Option(None, help="Interface to bind; WATERCOLOUR_HOST or 127.0.0.1."),
+    port: int = typer.Option(None, help="Port; WATERCOLOUR_PORT or 8000."),
+) -> None:
+    """Start the environment server (OpenEnv websocket at /ws)."""
+    from watercolour_env.server.app import main
+
+    main(host=host, port=port)
+
+
+@app.command()
+def episode(
+    reply_file: Path = typer.Argument(..., exists=True, dir_okay=False, help="A model reply or a bare sketch."),
+    env_url: str = typer.Option("http://127.0.0.1:8000", help="Environment server URL."),
+    seed: int = typer.Option(0, help="Render seed."),
+    subject: str = typer.Option(None, help="What to paint; the server default when omitted."),
+    out: Path = typer.Option(None, help="Write the painting here as PNG."),
+) -> None:
+    """Run one episode against a server and print the observation as JSON (without the PNG)."""
+    from watercolour_env import WatercolourAction, WatercolourEnv
+
+    with WatercolourEnv(base_url=env_url, message_timeout_s=120).sync() as env:
+        env.reset(seed=seed, subject=subject, return_image=out is not None)
+        result = env.step(WatercolourAction(reply=reply_file.read_text()))
+    observation = result.observation
+    if out is not None and observation.image_png_b64:
+        out.write_bytes(base64.b64decode(observation.image_png_b64))
+    report = observation.model_dump(mode="json", exclude={"image_png_b64", "system_prompt"})
+    report["image"] = str(out) if out is not None and observation.image_png_b64 else None
+    typer.echo(json.dumps(report, indent=2))
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def train(ctx: typer.Context) -> None:
+    """Run GRPO against an environment server (arguments as in `python -m watercolour_trainer.train`)."""
+    try:
+        from watercolour_trainer.train import main as train_main
+    except ImportError as err:
+        raise typer.BadParameter(f"the trainer needs the `train` extra: pip install -e '.[train]' ({err})") from err
+    train_main(list(ctx.args))
+
+
+if __name__ == "__main__":
+    app()

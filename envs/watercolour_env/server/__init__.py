@@ -1,0 +1,1 @@
+"""Server side of the watercolour environment: render, gate, score, serve."""

@@ -1,0 +1,68 @@
+"""The environment server: settings read once, one shared renderer, OpenEnv's websocket app."""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import logging
+
+from fastapi import FastAPI
+from openenv.core.env_server.http_server import create_app
+
+from watercolour_env.models import WatercolourAction, WatercolourObservation, WatercolourState
+from watercolour_env.server.render import Renderer
+from watercolour_env.server.rubric import Rubric
+from watercolour_env.server.settings import Settings, load_settings
+from watercolour_env.server.watercolour_environment import WatercolourEnvironment
+
+log = logging.getLogger(__name__)
+
+
+def build_app(settings: Settings | None = None) -> FastAPI:
+    """Builds the FastAPI app and starts the shared renderer (fails fast if Chromium is missing).
+
+    Args:
+        settings: validated settings; read from `WATERCOLOUR_*` variables when None.
+
+    Raises:
+        ConfigError: invalid settings.
+    """
+    settings = settings or load_settings()
+    renderer = Renderer(
+        workers=settings.render_workers,
+        deadline_s=settings.render_deadline_s,
+        max_queue=settings.render_max_queue,
+        chromium_path=settings.chromium_path,
+    )
+    renderer.start()
+    atexit.register(renderer.close)
+    factory = functools.partial(
+        WatercolourEnvironment,
+        renderer=renderer,
+        rubric=Rubric(settings.weights(), fail_reward=settings.fail_reward),
+        default_subject=settings.default_subject,
+        paint_floor=settings.paint_floor,
+    )
+    app = create_app(
+        factory,
+        WatercolourAction,
+        WatercolourObservation,
+        env_name="watercolour_env",
+        max_concurrent_envs=settings.max_concurrent_envs,
+        state_cls=WatercolourState,
+    )
+    app.state.renderer = renderer
+    return app
+
+
+def main(host: str | None = None, port: int | None = None) -> None:
+    """Serves the environment with uvicorn until interrupted."""
+    import uvicorn
+
+    settings = load_settings()
+    app = build_app(settings)
+    uvicorn.run(app, host=host or settings.host, port=port or settings.port, log_level="info")
+
+
+if __name__ == "__main__":
+    main()

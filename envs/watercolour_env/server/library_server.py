@@ -1,0 +1,149 @@
+"""Loopback HTTP server that hands p5, p5.brush and one-time sketch pages to the browser.
+
+Serving the libraries over HTTP with immutable caching lets every render after the first load
+them from the browser's memory cache (~10 ms, FIELD-NOTES "Page strategy"); `data:` URLs and
+`set_content` cost 1.8 s more per render. Each render gets a fresh frame URL whose sketch can be
+fetched once, so a frame cannot reload another render's code.
+"""
+
+from __future__ import annotations
+
+import http.server
+import logging
+import secrets
+import threading
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+STATIC_DIR = Path(__file__).parent / "static"
+DEFAULT_JS_DIR = Path(__file__).parent / "js" / "node_modules"
+
+# Fetch, XHR, WebSocket, EventSource, workers, nested frames and foreign images stay off; the
+# sketch can only run inline on what this server gives it.
+FRAME_CSP = (
+    "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'; "
+    "img-src 'self' data: blob:; connect-src 'none'; worker-src 'none'; frame-src 'none'; "
+    "object-src 'none'; media-src 'none'; font-src 'none'; base-uri 'none'; form-action 'none'"
+)
+
+HOST_PAGE = b"""<!doctype html><html><head><meta charset="utf-8"><style>
+html,body{margin:0;padding:0;overflow:hidden;background:#fff}
+iframe{border:0;width:600px;height:600px;display:block}</style></head><body></body></html>"""
+
+FRAME_TEMPLATE = """<!doctype html><html><head><meta charset="utf-8">
+<style>html,body{{margin:0;padding:0;overflow:hidden;background:#fff}}</style>
+<script src="/lib/seed.js?seed={seed}"></script>
+<script src="/lib/p5.min.js"></script>
+<script src="/lib/p5.brush.js"></script>
+<script src="/lib/harness.js"></script>
+<script src="/sketch/{token}.js"></script>
+</head><body></body></html>"""
+
+
+def library_files(js_dir: Path) -> dict[str, Path]:
+    """The files served under `/lib/`, by name.
+
+    Args:
+        js_dir: the `node_modules` folder holding the pinned `p5` and `p5.brush` packages.
+
+    Raises:
+        FileNotFoundError: a library is missing (run `make install`).
+    """
+    files = {
+        "p5.min.js": js_dir / "p5" / "lib" / "p5.min.js",
+        "p5.brush.js": js_dir / "p5.brush" / "dist" / "p5.brush.js",
+        "harness.js": STATIC_DIR / "harness.js",
+        "seed.js": STATIC_DIR / "seed.js",
+    }
+    missing = [str(p) for p in files.values() if not p.is_file()]
+    if missing:
+        raise FileNotFoundError(
+            f"render libraries missing: {', '.join(missing)}; run `make install` "
+            "(npm ci in envs/watercolour_env/server/js)"
+        )
+    return files
+
+
+class LibraryServer:
+    """A threaded HTTP server on 127.0.0.1 with an ephemeral port.
+
+    Args:
+        js_dir: the `node_modules` folder with `p5` and `p5.brush`.
+
+    Example:
+        >>> server = LibraryServer(DEFAULT_JS_DIR)  # doctest: +SKIP
+        >>> url = server.add_frame("function setup(){}", seed=1)  # doctest: +SKIP
+    """
+
+    def __init__(self, js_dir: Path = DEFAULT_JS_DIR) -> None:
+        self._libraries = {name: path.read_bytes() for name, path in library_files(js_dir).items()}
+        self._sketches: dict[str, bytes] = {}
+        self._lock = threading.Lock()
+        self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._httpd.daemon_threads = True
+        self.origin = f"http://127.0.0.1:{self._httpd.server_address[1]}"
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="library-server", daemon=True)
+        self._thread.start()
+
+    def add_frame(self, sketch: str, seed: int) -> str:
+        """Registers one sketch and returns the URL of the frame page that runs it once."""
+        token = secrets.token_hex(12)
+        with self._lock:
+            self._sketches[token] = sketch.encode("utf-8", errors="replace")
+        return f"{self.origin}/frame/{token}?seed={int(seed) & 0xFFFFFFFF}"
+
+    def forget(self, frame_url: str) -> None:
+        """Drops a sketch that was never fetched (the render failed before loading it)."""
+        token = frame_url.rsplit("/", 1)[-1].split("?")[0]
+        with self._lock:
+            self._sketches.pop(token, None)
+
+    def close(self) -> None:
+        """Stops serving; idempotent."""
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def _take_sketch(self, token: str) -> bytes | None:
+        with self._lock:
+            return self._sketches.pop(token, None)
+
+    def _handler_class(self) -> type[http.server.BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+                path, _, query = self.path.partition("?")
+                if path == "/host.html":
+                    self._send(200, "text/html", HOST_PAGE)
+                elif path.startswith("/lib/") and path[5:] in server._libraries:
+                    self._send(200, "text/javascript", server._libraries[path[5:]], immutable=True)
+                elif path.startswith("/frame/"):
+                    token = path[len("/frame/") :]
+                    seed = query.removeprefix("seed=") if query.startswith("seed=") else "1"
+                    body = FRAME_TEMPLATE.format(seed=int(seed) if seed.isdigit() else 1, token=token)
+                    self._send(200, "text/html", body.encode(), csp=True)
+                elif path.startswith("/sketch/") and path.endswith(".js"):
+                    sketch = server._take_sketch(path[len("/sketch/") : -3])
+                    if sketch is None:
+                        self._send(404, "text/plain", b"gone")
+                    else:
+                        self._send(200, "text/javascript", sketch)
+                else:
+                    self._send(404, "text/plain", b"not found")
+
+            def _send(self, code: int, kind: str, body: bytes, immutable: bool = False, csp: bool = False) -> None:
+                self.send_response(code)
+                self.send_header("Content-Type", f"{kind}; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                cache = "public, max-age=31536000, immutable" if immutable else "no-store"
+                self.send_header("Cache-Control", cache)
+                if csp:
+                    self.send_header("Content-Security-Policy", FRAME_CSP)
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+                log.debug("library server: " + format, *args)
+
+        return Handler

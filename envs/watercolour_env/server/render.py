@@ -1,0 +1,317 @@
+"""Turn a p5.brush sketch into a 600x600 PNG in headless Chromium, fast and contained.
+
+Configuration measured in FIELD-NOTES ("Rendering p5.brush in Chromium"): WebGL on Mesa
+llvmpipe through ANGLE's EGL backend, a software 2D canvas, one long-lived browser, one
+long-lived page per worker and a fresh iframe per render from a loopback library server.
+Readiness comes from a p5 `postdraw` hook (static/harness.js) awaited with one evaluate.
+
+What the sandbox covers: the frame runs under a Content-Security-Policy that forbids fetch, XHR,
+WebSocket, EventSource, workers, nested frames and foreign images; host names other than
+127.0.0.1 do not resolve; `Math.random` is seeded; every render has a deadline, after which the
+worker's page is closed and replaced. What it does not cover yet: a sketch can reach its host
+page through `window.parent` (same origin), and memory floods are bounded only by Chromium's
+own limits (issue 3 hardens both).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import enum
+import io
+import logging
+import os
+import threading
+import time
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from watercolour_env.server.library_server import DEFAULT_JS_DIR, LibraryServer
+
+log = logging.getLogger(__name__)
+
+CANVAS_PX = 600
+# Channel difference (0-255) above which a pixel counts as paint rather than paper.
+PAINT_DELTA = 12
+
+CHROMIUM_FLAGS = [
+    "--use-gl=angle",
+    "--use-angle=gl-egl",
+    "--ignore-gpu-blocklist",
+    "--disable-accelerated-2d-canvas",
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-dev-shm-usage",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+]
+SWIFTSHADER_FLAGS = ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--disable-accelerated-2d-canvas"]
+
+RENDERER_JS = """() => {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  if (!gl) return 'no webgl2';
+  const ext = gl.getExtension('WEBGL_debug_renderer_info');
+  return ext ? gl.getParameter(ext.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER);
+}"""
+
+RENDER_JS = """(url) => new Promise((resolve) => {
+  const token = url.split('?')[0].split('/').pop();
+  window.__watercolourDone = (t, payload) => { if (t === token) resolve(payload); };
+  const frame = document.createElement('iframe');
+  frame.src = url;
+  document.body.replaceChildren(frame);
+})"""
+
+
+class RenderStatus(str, enum.Enum):
+    """How a render ended: a closed set."""
+
+    OK = "ok"
+    SKETCH_ERROR = "sketch_error"
+    TIMEOUT = "timeout"
+    INFRA_ERROR = "infra_error"
+
+
+@dataclass
+class RenderResult:
+    """One render's outcome.
+
+    Attributes:
+        status: how the render ended.
+        png: PNG bytes of the 600x600 canvas, or None when nothing could be read back.
+        paint_fraction: share of pixels that differ from the paper colour, in [0, 1].
+        finished: True when the sketch completed a frame (setup and first draw) without error.
+        js_errors: uncaught JavaScript errors in the order they happened.
+        elapsed_ms: wall time of the render including queueing for a worker.
+        renderer: the WebGL renderer string of the browser that ran it.
+        detail: a human-readable reason for a non-ok status.
+    """
+
+    status: RenderStatus
+    png: bytes | None = None
+    paint_fraction: float = 0.0
+    finished: bool = False
+    js_errors: list[str] = field(default_factory=list)
+    elapsed_ms: float = 0.0
+    renderer: str = ""
+    detail: str = ""
+
+
+def paint_fraction(png: bytes) -> float:
+    """Share of pixels that differ from the paper colour.
+
+    The paper colour is the most common colour of the image; a pixel is paint when any channel
+    differs from it by more than `PAINT_DELTA` (0-255).
+
+    Args:
+        png: PNG bytes of an RGB(A) image.
+
+    Returns:
+        A fraction in [0, 1]; 0.0 for a single-colour canvas.
+    """
+    rgb = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.int16)
+    flat = rgb.reshape(-1, 3)
+    packed = (flat[:, 0].astype(np.int32) << 16) | (flat[:, 1].astype(np.int32) << 8) | flat[:, 2]
+    values, counts = np.unique(packed, return_counts=True)
+    mode = values[np.argmax(counts)]
+    paper = np.array([(mode >> 16) & 255, (mode >> 8) & 255, mode & 255], dtype=np.int16)
+    paint = np.abs(flat - paper).max(axis=1) > PAINT_DELTA
+    return float(paint.mean())
+
+
+class Renderer:
+    """A pool of Chromium pages that render sketches; thread-safe, shared by all sessions.
+
+    Args:
+        workers: pages rendering in parallel (>= 1); defaults to the CPU count.
+        deadline_s: default per-render deadline in seconds.
+        max_queue: renders allowed to wait for a worker before new ones fail as infra_error.
+        chromium_path: the Chromium executable (Debian's `chromium`).
+        js_dir: `node_modules` folder with the pinned p5 and p5.brush.
+
+    Example:
+        >>> with Renderer(workers=1) as renderer:  # doctest: +SKIP
+        ...     result = renderer.render(open("examples/sketches/trivial.js").read(), seed=7)
+        ...     result.status, round(result.paint_fraction, 2)
+        (<RenderStatus.OK: 'ok'>, 0.09)
+    """
+
+    def __init__(
+        self,
+        workers: int | None = None,
+        deadline_s: float = 20.0,
+        max_queue: int = 64,
+        chromium_path: str = "/usr/bin/chromium",
+        js_dir: Path = DEFAULT_JS_DIR,
+    ) -> None:
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self.deadline_s = deadline_s
+        self.max_queue = max_queue
+        self.chromium_path = chromium_path
+        self.renderer_string = ""
+        self._js_dir = js_dir
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="renderer", daemon=True)
+        self._started = False
+        self._closed = False
+        self._waiting = 0
+        self._waiting_lock = threading.Lock()
+
+    def __enter__(self) -> Renderer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def start(self) -> None:
+        """Launches the library server, the browser and the worker pages; idempotent.
+
+        Raises:
+            RenderError: Chromium could not be launched.
+        """
+        if self._started:
+            return
+        self._library = LibraryServer(self._js_dir)
+        self._thread.start()
+        self._call(self._start_browser(), timeout_s=120)
+        self._started = True
+
+    def close(self) -> None:
+        """Closes the browser and the library server; idempotent."""
+        if not self._started or self._closed:
+            return
+        self._closed = True
+        try:
+            self._call(self._stop_browser(), timeout_s=30)
+        except Exception:  # noqa: BLE001 (closing what may already be dead)
+            log.warning("renderer: browser did not close cleanly", exc_info=True)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._library.close()
+
+    def render(self, sketch: str, seed: int = 0, deadline_s: float | None = None) -> RenderResult:
+        """Renders one sketch; blocks the calling thread, never raises for a bad sketch.
+
+        Args:
+            sketch: JavaScript source defining at least `setup`.
+            seed: seed of `Math.random` in [0, 2**32).
+            deadline_s: seconds before the render is abandoned; defaults to the pool's.
+
+        Returns:
+            The render result; infrastructure failures come back as `RenderStatus.INFRA_ERROR`.
+        """
+        self.start()
+        deadline = self.deadline_s if deadline_s is None else deadline_s
+        with self._waiting_lock:
+            if self._waiting >= self.max_queue + self.workers:
+                return RenderResult(RenderStatus.INFRA_ERROR, detail="render queue is full")
+            self._waiting += 1
+        try:
+            return self._call(self._render(sketch, seed, deadline), timeout_s=None)
+        except Exception as err:  # noqa: BLE001 (any failure here is the infrastructure's)
+            log.exception("renderer: infrastructure failure")
+            return RenderResult(RenderStatus.INFRA_ERROR, detail=f"{type(err).__name__}: {err}")
+        finally:
+            with self._waiting_lock:
+                self._waiting -= 1
+
+    def _call(self, coro, timeout_s: float | None):  # noqa: ANN001, ANN202
+        future: Future = asyncio.run_coroutine_threadsafe(coro, self._loop)
+        return future.result(timeout=timeout_s)
+
+    async def _start_browser(self) -> None:
+        from playwright.async_api import async_playwright
+
+        self._playwright = await async_playwright().start()
+        self._pages: asyncio.Queue = asyncio.Queue()
+        self._browser_lock = asyncio.Lock()
+        await self._launch(CHROMIUM_FLAGS)
+        if "llvmpipe" not in self.renderer_string:
+            log.warning(
+                "WebGL runs on %r, not Mesa llvmpipe: install libegl-mesa0 and libgl1-mesa-dri. "
+                "Falling back to SwiftShader with a software 2D canvas (slower, less deterministic).",
+                self.renderer_string,
+            )
+            await self._browser.close()
+            await self._launch([f for f in CHROMIUM_FLAGS if not f.startswith("--use-")] + SWIFTSHADER_FLAGS)
+
+    async def _launch(self, flags: list[str]) -> None:
+        env = dict(os.environ, LP_NUM_THREADS="1")
+        self._flags = flags
+        self._browser = await self._playwright.chromium.launch(
+            executable_path=self.chromium_path, args=flags, env=env, headless=True
+        )
+        self._generation = getattr(self, "_generation", 0) + 1
+        while not self._pages.empty():
+            self._pages.get_nowait()
+        for _ in range(self.workers):
+            self._pages.put_nowait(await self._new_page())
+        probe = await self._pages.get()
+        self.renderer_string = await probe.evaluate(RENDERER_JS)
+        self._pages.put_nowait(probe)
+        log.info("renderer: %d workers on %s", self.workers, self.renderer_string)
+
+    async def _new_page(self):  # noqa: ANN202
+        context = await self._browser.new_context(viewport={"width": CANVAS_PX, "height": CANVAS_PX})
+        page = await context.new_page()
+        page.on("dialog", lambda dialog: asyncio.ensure_future(dialog.dismiss()))
+        await page.goto(f"{self._library.origin}/host.html")
+        page.generation = self._generation  # type: ignore[attr-defined]
+        return page
+
+    async def _stop_browser(self) -> None:
+        await self._browser.close()
+        await self._playwright.stop()
+
+    async def _render(self, sketch: str, seed: int, deadline_s: float) -> RenderResult:
+        started = time.perf_counter()
+        page = await self._pages.get()
+        url = self._library.add_frame(sketch, seed)
+        try:
+            payload = await asyncio.wait_for(page.evaluate(RENDER_JS, url), timeout=deadline_s)
+        except asyncio.TimeoutError:
+            self._library.forget(url)
+            await self._replace(page)
+            return self._result(RenderStatus.TIMEOUT, started, detail=f"no finished frame within {deadline_s:g} s")
+        except Exception as err:  # noqa: BLE001 (the page or the browser died)
+            self._library.forget(url)
+            crashed_browser = not self._browser.is_connected()
+            await self._replace(page)
+            status = RenderStatus.INFRA_ERROR if crashed_browser else RenderStatus.SKETCH_ERROR
+            return self._result(status, started, detail=f"{type(err).__name__}: {err}".splitlines()[0])
+        self._pages.put_nowait(page)
+        return self._decode(payload, started)
+
+    def _decode(self, payload: dict, started: float) -> RenderResult:
+        errors = [str(e) for e in payload.get("errors") or []]
+        data_url = payload.get("png") or ""
+        png = base64.b64decode(data_url.split(",", 1)[1]) if data_url.startswith("data:image/png") else None
+        fraction = paint_fraction(png) if png else 0.0
+        finished = payload.get("reason") == "drawn" and not errors
+        status = RenderStatus.OK if finished else RenderStatus.SKETCH_ERROR
+        return self._result(status, started, png=png, paint_fraction=fraction, finished=finished, js_errors=errors)
+
+    def _result(self, status: RenderStatus, started: float, **fields: object) -> RenderResult:
+        elapsed_ms = (time.perf_counter() - started) * 1000.0
+        return RenderResult(status, elapsed_ms=elapsed_ms, renderer=self.renderer_string, **fields)  # type: ignore[arg-type]
+
+    async def _replace(self, page) -> None:  # noqa: ANN001
+        """Closes a page that timed out or crashed and puts a fresh one in the pool."""
+        async with self._browser_lock:
+            if not self._browser.is_connected():
+                log.warning("renderer: browser died; relaunching")
+                await self._launch(self._flags)
+                return
+            try:
+                await asyncio.wait_for(page.context.close(), timeout=5)
+            except Exception:  # noqa: BLE001 (a hung renderer is killed with its context)
+                log.warning("renderer: page did not close in 5 s", exc_info=True)
+            if getattr(page, "generation", None) == self._generation:
+                self._pages.put_nowait(await self._new_page())

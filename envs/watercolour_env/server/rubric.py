@@ -1,0 +1,91 @@
+"""The rubric: gate, length and scorer terms combined into one reward that never lies.
+
+reward = sum(weight * value) over the components, in [0, 1] when the weights sum to 1. A reply
+that fails the gate gets `fail_reward` (a real number, so GRPO learns from it); a failure of
+the infrastructure gets None, never 0.0 (FIELD-NOTES: 1.5-5.2% of the seed's rollouts).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from watercolour_env.models import RewardComponent, ScoreStatus
+from watercolour_env.server.gate import GateResult
+from watercolour_env.server.image_stats import image_stats_score
+
+LENGTH_RAMP_START_TOKENS = 150
+LENGTH_RAMP_FULL_TOKENS = 3000
+LENGTH_RUNAWAY_TOKENS = 6000
+"""The seed's length term: zero below ~150 tokens, linear to one at ~3,000, zero past ~6,000
+(runaway output). Source: the original author's notes, "a code length ramp targeting around
+3,000 tokens"."""
+
+
+def length_score(tokens: int) -> float:
+    """The length ramp in [0, 1] for a sketch of `tokens` tokens."""
+    if tokens < LENGTH_RAMP_START_TOKENS or tokens > LENGTH_RUNAWAY_TOKENS:
+        return 0.0
+    span = LENGTH_RAMP_FULL_TOKENS - LENGTH_RAMP_START_TOKENS
+    return min(1.0, (tokens - LENGTH_RAMP_START_TOKENS) / span)
+
+
+@dataclass(frozen=True)
+class RubricWeights:
+    """Weights of the reward terms, each in [0, 1], summing to 1.
+
+    Defaults follow the seed's gate 0.05 and length 0.05; the 0.90 that HPSv3 and the judge
+    share there goes to the placeholder image-statistics scorer until issue 6.
+    """
+
+    gate: float = 0.05
+    length: float = 0.05
+    image_stats: float = 0.90
+
+
+class Rubric:
+    """Turns a gate result into a reward and its components.
+
+    Args:
+        weights: the term weights.
+        fail_reward: reward of a reply rejected by the gate, in [0, 1].
+
+    Example:
+        >>> rubric = Rubric(RubricWeights())
+        >>> rubric.score(GateResult(False)).reward  # rejected by the gate
+        0.0
+    """
+
+    def __init__(self, weights: RubricWeights, fail_reward: float = 0.0) -> None:
+        self.weights = weights
+        self.fail_reward = fail_reward
+
+    def score(self, gate: GateResult) -> "RubricScore":
+        """Scores one gated reply; see the module docstring for the None / 0.0 rule."""
+        w = self.weights
+        if gate.infra_failure:
+            components = [RewardComponent(name=n, weight=getattr(w, n), status=ScoreStatus.UNAVAILABLE) for n in ("gate", "length", "image_stats")]
+            return RubricScore(None, components)
+        if not gate.passed:
+            components = [RewardComponent(name="gate", value=0.0, weight=w.gate, contribution=0.0)]
+            components += [
+                RewardComponent(name=n, weight=getattr(w, n), status=ScoreStatus.SKIPPED_BY_GATE) for n in ("length", "image_stats")
+            ]
+            return RubricScore(self.fail_reward, components)
+        assert gate.inventory is not None and gate.render is not None and gate.render.png is not None
+        values = {
+            "gate": 1.0,
+            "length": length_score(gate.inventory.approx_tokens),
+            "image_stats": image_stats_score(gate.render.png)[0],
+        }
+        components = [
+            RewardComponent(name=n, value=v, weight=getattr(w, n), contribution=getattr(w, n) * v) for n, v in values.items()
+        ]
+        return RubricScore(sum(c.contribution for c in components), components)
+
+
+@dataclass(frozen=True)
+class RubricScore:
+    """A reward in [0, 1] or None (infrastructure failure), with its components."""
+
+    reward: float | None
+    components: list[RewardComponent]

@@ -1,0 +1,65 @@
+"""The one place that reads the environment: `WATERCOLOUR_*` variables, validated at start-up."""
+
+from __future__ import annotations
+
+import os
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from watercolour_env.errors import ConfigError
+from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR
+from watercolour_env.server.prompt import DEFAULT_SUBJECT
+from watercolour_env.server.rubric import RubricWeights
+
+
+class Settings(BaseSettings):
+    """Server settings; every field is also `WATERCOLOUR_<FIELD>` in the environment.
+
+    Raises:
+        ConfigError: through `load_settings`, when a value is out of range.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="WATERCOLOUR_", extra="ignore")
+
+    host: str = "127.0.0.1"
+    port: int = Field(8000, ge=1, le=65535)
+    render_workers: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=1, le=64)
+    render_deadline_s: float = Field(20.0, gt=0, le=300)
+    render_max_queue: int = Field(64, ge=0)
+    chromium_path: str = "/usr/bin/chromium"
+    max_concurrent_envs: int = Field(64, ge=1)
+    default_subject: str = DEFAULT_SUBJECT
+    paint_floor: float = Field(DEFAULT_PAINT_FLOOR, ge=0, le=1)
+    fail_reward: float = Field(0.0, ge=0, le=1)
+    weight_gate: float = Field(0.05, ge=0, le=1)
+    weight_length: float = Field(0.05, ge=0, le=1)
+    weight_image_stats: float = Field(0.90, ge=0, le=1)
+
+    @model_validator(mode="after")
+    def _weights_sum_to_one(self) -> Settings:
+        total = self.weight_gate + self.weight_length + self.weight_image_stats
+        if abs(total - 1.0) > 1e-6:
+            raise ValueError(
+                f"reward weights sum to {total:g}, not 1: set WATERCOLOUR_WEIGHT_GATE, "
+                "WATERCOLOUR_WEIGHT_LENGTH and WATERCOLOUR_WEIGHT_IMAGE_STATS to sum to 1"
+            )
+        return self
+
+    def weights(self) -> RubricWeights:
+        """The rubric weights these settings describe."""
+        return RubricWeights(self.weight_gate, self.weight_length, self.weight_image_stats)
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Reads and validates the settings once, at start-up.
+
+    Raises:
+        ConfigError: a variable is malformed or out of range; the message names it.
+    """
+    from pydantic import ValidationError
+
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as err:
+        raise ConfigError(f"invalid WATERCOLOUR_* setting:\n{err}") from err

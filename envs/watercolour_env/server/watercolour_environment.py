@@ -1,0 +1,143 @@
+"""The watercolour environment: one episode is one reply painted, gated and scored."""
+
+from __future__ import annotations
+
+import base64
+import logging
+import random
+import uuid
+from typing import Any
+
+from openenv.core.env_server.interfaces import Environment
+
+from watercolour_env.errors import WatercolourError
+from watercolour_env.models import (
+    EpisodeStatus,
+    WatercolourAction,
+    WatercolourObservation,
+    WatercolourState,
+)
+from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR, check_render, check_source
+from watercolour_env.server.prompt import DEFAULT_SUBJECT, SYSTEM_PROMPT, user_prompt
+from watercolour_env.server.render import Renderer
+from watercolour_env.server.rubric import Rubric
+
+log = logging.getLogger(__name__)
+
+
+class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservation, WatercolourState]):
+    """Env card.
+
+    Action: `WatercolourAction(reply)`, the policy's raw completion.
+    Observation: `WatercolourObservation`. After `reset`: subject, seed, system prompt, prompt,
+        status "ready". After `step`: the extracted sketch, violations, JS errors, paint
+        fraction in [0, 1], render time in ms, reward components and, when `return_image` was
+        set at reset, the 600x600 PNG (base64).
+    Reward: in [0, 1] from the rubric; `fail_reward` (0.0) for a reply the gate rejects; None
+        when the infrastructure failed (status "infra_error").
+    Episode end: after one `step` (`done=True`); a second step needs a new `reset`.
+    Arguments: a shared `Renderer`, a `Rubric`, the default subject and the blank-canvas floor.
+    Version history: 0.1 (issue 2) gate on source and render, placeholder image-stats scorer.
+
+    Example:
+        >>> env = WatercolourEnvironment(renderer, Rubric(RubricWeights()))  # doctest: +SKIP
+        >>> env.reset(seed=3, subject="a peach hibiscus").prompt  # doctest: +SKIP
+        'Paint a peach hibiscus as a loose watercolour.'
+    """
+
+    SUPPORTS_CONCURRENT_SESSIONS = True
+
+    def __init__(
+        self,
+        renderer: Renderer,
+        rubric: Rubric,
+        default_subject: str = DEFAULT_SUBJECT,
+        paint_floor: float = DEFAULT_PAINT_FLOOR,
+    ) -> None:
+        super().__init__()
+        self._renderer = renderer
+        self._rubric = rubric
+        self._default_subject = default_subject
+        self._paint_floor = paint_floor
+        self._state = WatercolourState()
+        self._reset_done = False
+
+    def reset(
+        self,
+        seed: int | None = None,
+        episode_id: str | None = None,
+        subject: str | None = None,
+        return_image: bool = False,
+        **kwargs: Any,
+    ) -> WatercolourObservation:
+        """Starts an episode.
+
+        Args:
+            seed: render seed in [0, 2**32); random when None. Give every completion of a GRPO
+                group the same seed.
+            episode_id: an id to report; a fresh UUID when None.
+            subject: what to paint, e.g. "a peach hibiscus"; the server default when None.
+            return_image: whether the step observation carries the PNG.
+        """
+        seed = random.randrange(2**32) if seed is None else int(seed) % 2**32
+        subject = (subject or self._default_subject).strip()
+        self._state = WatercolourState(
+            episode_id=episode_id or str(uuid.uuid4()), seed=seed, subject=subject, return_image=bool(return_image)
+        )
+        self._reset_done = True
+        return self._observation(reward=None, done=False)
+
+    def step(self, action: WatercolourAction, timeout_s: float | None = None, **kwargs: Any) -> WatercolourObservation:
+        """Paints, gates and scores one reply; bad replies come back as violations.
+
+        Raises:
+            WatercolourError: `step` before `reset`, or a second `step` in one episode.
+        """
+        if not self._reset_done:
+            raise WatercolourError("call reset before step")
+        if self._state.status is not EpisodeStatus.READY:
+            raise WatercolourError("the episode is over; call reset to start another")
+        self._state.step_count += 1
+        gate = check_source(action.reply)
+        if gate.passed:
+            render = self._renderer.render(gate.sketch or "", seed=self._state.seed, deadline_s=timeout_s)
+            gate = check_render(gate, render, self._paint_floor)
+        score = self._rubric.score(gate)
+        if gate.infra_failure:
+            status = EpisodeStatus.INFRA_ERROR
+        else:
+            status = EpisodeStatus.SCORED if gate.passed else EpisodeStatus.REJECTED
+        self._state.status = status
+        render = gate.render
+        png = render.png if render is not None else None
+        return self._observation(
+            reward=score.reward,
+            done=True,
+            sketch=gate.sketch,
+            violations=gate.violations,
+            js_errors=render.js_errors if render else [],
+            reward_components=score.components,
+            paint_fraction=render.paint_fraction if render and render.png else None,
+            render_ms=render.elapsed_ms if render else None,
+            renderer=render.renderer if render else "",
+            image_png_b64=base64.b64encode(png).decode() if png and self._state.return_image else None,
+            detail=render.detail if render else "",
+        )
+
+    @property
+    def state(self) -> WatercolourState:
+        """The current episode's options and status."""
+        return self._state
+
+    def _observation(self, reward: float | None, done: bool, **fields: Any) -> WatercolourObservation:
+        s = self._state
+        return WatercolourObservation(
+            reward=reward,
+            done=done,
+            status=s.status,
+            subject=s.subject,
+            seed=s.seed,
+            system_prompt=SYSTEM_PROMPT,
+            prompt=user_prompt(s.subject),
+            **fields,
+        )
