@@ -14,7 +14,9 @@ app = typer.Typer(help="Teach language models to paint watercolours with p5.brus
 
 @app.callback()
 def _main(verbose: bool = typer.Option(False, "--verbose", "-v", help="Log at INFO level.")) -> None:
-    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
+    )
 
 
 @app.command()
@@ -88,6 +90,16 @@ def train(ctx: typer.Context) -> None:
     except ImportError as err:
         raise typer.BadParameter(f"the trainer needs the `train` extra: pip install -e '.[train]' ({err})") from err
     train_main(list(ctx.args))
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def demo(ctx: typer.Context) -> None:
+    """Start a server on loopback, train 3 GRPO steps on the embedded defaults, stop the server."""
+    try:
+        from watercolour_trainer.demo import run_demo
+    except ImportError as err:
+        raise typer.BadParameter(f"the demo needs the `train` extra: pip install -e '.[train]' ({err})") from err
+    run_demo(list(ctx.args))
 
 
 if __name__ == "__main__":

@@ -33,7 +33,9 @@ BRUSH_PAINT_METHODS = frozenset(
 )
 
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
-_SETUP = re.compile(r"\bfunction\s+setup\s*\(|\b(?:const|let|var)\s+setup\s*=|\bsetup\s*=\s*(?:async\s*)?(?:function|\()")
+_SETUP = re.compile(
+    r"\bfunction\s+setup\s*\(|\b(?:const|let|var)\s+setup\s*=|\bsetup\s*=\s*(?:async\s*)?(?:function|\()"
+)
 _BRUSH_CALL = re.compile(r"\bbrush\s*\.\s*([A-Za-z_$][\w$]*)\s*\(")
 
 
@@ -68,9 +70,10 @@ def extract_sketch(reply: str) -> str | None:
     """Returns the JavaScript of a model reply, or None when it holds no sketch.
 
     Fenced blocks (```js, ```javascript, ```p5, bare ```) win over bare code; of several
-    blocks, the one that defines `setup` is taken. A reply without fences is taken whole if it
-    defines `setup`. An unterminated fence (a reply cut off by the token budget) yields what
-    was written.
+    blocks, the first that defines `setup` is taken, else the longest (so the gate can name
+    the missing `setup`). A reply without fences is taken whole only if it defines `setup`, so
+    prose is never mistaken for code. An unterminated fence (a reply cut off by the token
+    budget) yields what was written.
 
     Args:
         reply: the model's raw completion text.
@@ -82,7 +85,10 @@ def extract_sketch(reply: str) -> str | None:
     for block in blocks:
         if defines_setup(block):
             return block.strip()
-    if not blocks and defines_setup(reply):
+    if blocks:
+        longest = max(blocks, key=len).strip()
+        return longest or None
+    if defines_setup(reply):
         return reply.strip()
     return None
 

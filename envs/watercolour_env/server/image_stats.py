@@ -23,7 +23,7 @@ def image_stats_score(png: bytes) -> tuple[float, dict[str, float]]:
     """Scores a painting from its pixels.
 
     Terms, each in [0, 1]: coverage (paint fraction, peaking at `TARGET_COVERAGE` and falling
-    to 0 at full cover), colourfulness (Hasler and Suesstrunk 2003, M / 100 clipped to 1) and
+    to 0 at full cover), colourfulness of the painted pixels (Hasler and Suesstrunk 2003, M / 100 clipped to 1) and
     hue spread (entropy of a 12-bin hue histogram of painted pixels over log 12).
 
     Args:
@@ -42,13 +42,13 @@ def image_stats_score(png: bytes) -> tuple[float, dict[str, float]]:
     else:
         coverage = max(0.0, 1.0 - (fraction - TARGET_COVERAGE) / (1.0 - TARGET_COVERAGE))
 
-    r, g, b = flat[:, 0], flat[:, 1], flat[:, 2]
-    rg, yb = r - g, 0.5 * (r + g) - b
-    colourfulness = float(np.hypot(rg.std(), yb.std()) + 0.3 * np.hypot(rg.mean(), yb.mean()))
-    colour = min(1.0, colourfulness / 100.0)
-
-    hue_spread = 0.0
+    colour = hue_spread = 0.0
     if painted.sum() >= 100:
+        paint = flat[painted]
+        r, g, b = paint[:, 0], paint[:, 1], paint[:, 2]
+        rg, yb = r - g, 0.5 * (r + g) - b
+        colourfulness = float(np.hypot(rg.std(), yb.std()) + 0.3 * np.hypot(rg.mean(), yb.mean()))
+        colour = min(1.0, colourfulness / 100.0)
         hsv = np.asarray(Image.fromarray(rgb.astype(np.uint8)).convert("HSV")).reshape(-1, 3)
         hues = hsv[painted, 0].astype(np.int32) * 12 // 256
         p = np.bincount(hues, minlength=12) / hues.size

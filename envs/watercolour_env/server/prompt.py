@@ -39,10 +39,27 @@ function draw() {{
   brush.fill("#f08a6c", 110);
   brush.fillBleed(0.3);
   brush.circle(300, 300, 150);
+  brush.fill("#e0533f", 150);
+  brush.fillBleed(0.1);
+  brush.circle(300, 300, 80);
+  brush.fill("#8e1b2e", 170);
+  brush.circle(300, 300, 25);
 }}
 ```"""
 
 
+REPLY_PRIMER = (
+    "```js\nfunction setup() {\n  createCanvas(600, 600, WEBGL);\n  angleMode(DEGREES);\n  noLoop();\n}\n"
+    "function draw() {\n  translate(-width / 2, -height / 2);\n  background(250, 246, 238);\n"
+    '  brush.noStroke();\n  brush.fill("#f08a6c", 110);\n  brush.fillBleed(0.3);\n'
+    '  brush.circle(300, 300, 150);\n  brush.fill("#'
+)
+"""The first lines of a reply (the canvas boilerplate and one wash), for policies too small to
+write a sketch from nothing: the 135M demo policy, unprimed, passed the gate in 0 of 16 samples
+(docs/LOG.md). A trainer that primes completions sends primer + completion as the reply, so the
+policy is rewarded for what it paints on top and punished for what it breaks."""
+
+
 def user_prompt(subject: str) -> str:
     """The per-episode instruction for a subject such as "a peach hibiscus"."""
-    return f"Paint {subject} as a loose watercolour."
+    return f"Paint {subject} as a loose watercolour. Reply with one ```js code block like the example."

@@ -207,6 +207,8 @@ class Renderer:
         Returns:
             The render result; infrastructure failures come back as `RenderStatus.INFRA_ERROR`.
         """
+        if self._closed:
+            return RenderResult(RenderStatus.INFRA_ERROR, detail="the renderer is closed")
         self.start()
         deadline = self.deadline_s if deadline_s is None else deadline_s
         with self._waiting_lock:
@@ -276,7 +278,7 @@ class Renderer:
         url = self._library.add_frame(sketch, seed)
         try:
             payload = await asyncio.wait_for(page.evaluate(RENDER_JS, url), timeout=deadline_s)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self._library.forget(url)
             await self._replace(page)
             return self._result(RenderStatus.TIMEOUT, started, detail=f"no finished frame within {deadline_s:g} s")
@@ -286,7 +288,8 @@ class Renderer:
             await self._replace(page)
             status = RenderStatus.INFRA_ERROR if crashed_browser else RenderStatus.SKETCH_ERROR
             return self._result(status, started, detail=f"{type(err).__name__}: {err}".splitlines()[0])
-        self._pages.put_nowait(page)
+        if getattr(page, "generation", None) == self._generation:
+            self._pages.put_nowait(page)
         return self._decode(payload, started)
 
     def _decode(self, payload: dict, started: float) -> RenderResult:

@@ -59,16 +59,20 @@ class Rubric:
         self.weights = weights
         self.fail_reward = fail_reward
 
-    def score(self, gate: GateResult) -> "RubricScore":
+    def score(self, gate: GateResult) -> RubricScore:
         """Scores one gated reply; see the module docstring for the None / 0.0 rule."""
         w = self.weights
         if gate.infra_failure:
-            components = [RewardComponent(name=n, weight=getattr(w, n), status=ScoreStatus.UNAVAILABLE) for n in ("gate", "length", "image_stats")]
+            components = [
+                RewardComponent(name=n, weight=getattr(w, n), status=ScoreStatus.UNAVAILABLE)
+                for n in ("gate", "length", "image_stats")
+            ]
             return RubricScore(None, components)
         if not gate.passed:
             components = [RewardComponent(name="gate", value=0.0, weight=w.gate, contribution=0.0)]
             components += [
-                RewardComponent(name=n, weight=getattr(w, n), status=ScoreStatus.SKIPPED_BY_GATE) for n in ("length", "image_stats")
+                RewardComponent(name=n, weight=getattr(w, n), status=ScoreStatus.SKIPPED_BY_GATE)
+                for n in ("length", "image_stats")
             ]
             return RubricScore(self.fail_reward, components)
         assert gate.inventory is not None and gate.render is not None and gate.render.png is not None
@@ -78,7 +82,8 @@ class Rubric:
             "image_stats": image_stats_score(gate.render.png)[0],
         }
         components = [
-            RewardComponent(name=n, value=v, weight=getattr(w, n), contribution=getattr(w, n) * v) for n, v in values.items()
+            RewardComponent(name=n, value=v, weight=getattr(w, n), contribution=getattr(w, n) * v)
+            for n, v in values.items()
         ]
         return RubricScore(sum(c.contribution for c in components), components)
 

@@ -78,6 +78,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             episode_id: an id to report; a fresh UUID when None.
             subject: what to paint, e.g. "a peach hibiscus"; the server default when None.
             return_image: whether the step observation carries the PNG.
+            **kwargs: other reset options, ignored.
         """
         seed = random.randrange(2**32) if seed is None else int(seed) % 2**32
         subject = (subject or self._default_subject).strip()

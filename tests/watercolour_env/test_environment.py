@@ -1,0 +1,32 @@
+"""The environment class in-process: the infrastructure rule and the episode contract."""
+
+import pytest
+from watercolour_env import EpisodeStatus, WatercolourAction
+from watercolour_env.errors import WatercolourError
+from watercolour_env.server.render import Renderer
+from watercolour_env.server.rubric import Rubric, RubricWeights
+from watercolour_env.server.watercolour_environment import WatercolourEnvironment
+
+from tests.conftest import example
+
+
+@pytest.mark.browser
+def test_a_dead_renderer_gives_reward_none_and_status_infra_error():
+    renderer = Renderer(workers=1)
+    renderer.start()
+    renderer.close()
+    env = WatercolourEnvironment(renderer, Rubric(RubricWeights()))
+    env.reset(seed=1)
+    obs = env.step(WatercolourAction(reply=example("hibiscus.js")))
+    assert obs.reward is None
+    assert obs.status is EpisodeStatus.INFRA_ERROR
+    assert obs.violations == []
+
+
+def test_a_second_step_in_one_episode_is_an_error():
+    env = WatercolourEnvironment(Renderer(workers=1), Rubric(RubricWeights()))
+    env.reset(seed=1)
+    obs = env.step(WatercolourAction(reply=example("bare_primitives.js")))  # rejected before rendering
+    assert obs.status is EpisodeStatus.REJECTED
+    with pytest.raises(WatercolourError, match="reset"):
+        env.step(WatercolourAction(reply=example("bare_primitives.js")))

@@ -1,0 +1,72 @@
+"""The real server over its real websocket: the example sketches, options, the contract."""
+
+import base64
+import hashlib
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
+from watercolour_env.server.prompt import SYSTEM_PROMPT
+from watercolour_env.sketch import ALLOWED_BRUSH_METHODS
+
+from tests.conftest import example, expected_outcomes
+
+pytestmark = [pytest.mark.server, pytest.mark.browser]
+
+
+def run_episode(url: str, reply: str, seed: int = 5, **options):
+    with WatercolourEnv(base_url=url, message_timeout_s=60).sync() as env:
+        env.reset(seed=seed, **options)
+        return env.step(WatercolourAction(reply=reply))
+
+
+@pytest.mark.parametrize(("name", "expected"), sorted(expected_outcomes().items()))
+def test_each_example_sketch_gives_its_expected_outcome_through_the_server(server_url, name, expected):
+    result = run_episode(server_url, example(name))
+    obs = result.observation
+    assert [v.value for v in obs.violations] == expected["violations"]
+    assert (obs.status is EpisodeStatus.SCORED) == expected["passed"]
+    assert result.done
+    if expected["passed"]:
+        assert 0.0 < result.reward <= 1.0
+        assert obs.paint_fraction > 0 and obs.render_ms > 0
+        assert {c.name for c in obs.reward_components} == {"gate", "length", "image_stats"}
+    else:
+        assert result.reward == 0.0
+
+
+def test_reset_hands_the_system_prompt_subject_and_seed(server_url):
+    with WatercolourEnv(base_url=server_url).sync() as env:
+        obs = env.reset(seed=11, subject="a white hibiscus").observation
+    assert obs.status is EpisodeStatus.READY and obs.reward is None
+    assert obs.seed == 11 and obs.subject == "a white hibiscus"
+    assert obs.system_prompt == SYSTEM_PROMPT
+    assert all(f"brush.{m}" in obs.system_prompt for m in ALLOWED_BRUSH_METHODS)
+    assert "a white hibiscus" in obs.prompt
+
+
+def test_the_png_comes_back_only_when_asked_and_is_the_same_for_the_same_seed(server_url):
+    without = run_episode(server_url, example("hibiscus.js"), seed=9)
+    first = run_episode(server_url, example("hibiscus.js"), seed=9, return_image=True)
+    second = run_episode(server_url, example("hibiscus.js"), seed=9, return_image=True)
+    assert without.observation.image_png_b64 is None
+    png = base64.b64decode(first.observation.image_png_b64)
+    assert png[1:4] == b"PNG"
+    assert hashlib.sha256(png).digest() == hashlib.sha256(base64.b64decode(second.observation.image_png_b64)).digest()
+
+
+def test_step_before_reset_is_an_error(server_url):
+    with WatercolourEnv(base_url=server_url).sync() as env, pytest.raises(Exception, match="reset"):
+        env.step(WatercolourAction(reply=example("trivial.js")))
+
+
+def test_concurrent_sessions_each_get_their_own_episode(server_url):
+    names = ["trivial.js", "hibiscus.js", "bare_primitives.js", "throws_in_draw.js"]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda n: run_episode(server_url, example(n)), names))
+    assert [r.observation.status for r in results] == [
+        EpisodeStatus.SCORED,
+        EpisodeStatus.SCORED,
+        EpisodeStatus.REJECTED,
+        EpisodeStatus.REJECTED,
+    ]

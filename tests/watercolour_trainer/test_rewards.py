@@ -1,0 +1,36 @@
+import pytest
+from watercolour_trainer.demo import free_port
+from watercolour_trainer.rewards import EnvironmentReward, completion_text
+from watercolour_trainer.rollouts import RolloutLog
+
+from tests.conftest import example
+
+
+def test_chat_completions_and_plain_strings_give_the_same_text():
+    assert completion_text([{"role": "assistant", "content": "abc"}]) == completion_text("abc") == "abc"
+
+
+@pytest.mark.server
+@pytest.mark.browser
+def test_a_group_is_scored_through_the_server_and_every_rollout_is_kept(server_url, tmp_path):
+    log = RolloutLog(tmp_path)
+    reward = EnvironmentReward(server_url, num_generations=3, log=log)
+    completions = [example("hibiscus.js"), example("bare_primitives.js"), example("trivial.js")]
+    rewards = reward(prompts=["p"] * 3, completions=completions, seed=[7, 7, 7], subject=["a peach hibiscus"] * 3)
+    assert rewards[1] == 0.0
+    assert 0 < rewards[0] <= 1 and 0 < rewards[2] <= 1
+    kept = log.rollouts
+    assert [(r.group, r.position) for r in kept] == [(0, 0), (0, 1), (0, 2)]
+    assert {r.seed for r in kept} == {7}
+    assert kept[0].image and (tmp_path / kept[0].image).is_file()
+    assert kept[1].violations == ["no_brush_paint"] and kept[1].image is None
+    assert (tmp_path / "gallery.html").is_file() and (tmp_path / "curve.csv").is_file()
+
+
+def test_a_server_that_does_not_answer_gives_none_not_zero(tmp_path):
+    reward = EnvironmentReward(
+        f"http://127.0.0.1:{free_port()}", num_generations=2, log=RolloutLog(tmp_path), timeout_s=5
+    )
+    rewards = reward(prompts=["p"] * 2, completions=[example("trivial.js")] * 2, seed=[1, 1])
+    assert rewards == [None, None]
+    assert [r.status for r in reward.log.rollouts] == ["infra_error", "infra_error"]

@@ -1,0 +1,46 @@
+import csv
+
+from watercolour_trainer.rollouts import Rollout, RolloutLog, curve_rows
+
+from tests.watercolour_env.server.test_image_stats import png_of
+
+
+def rollout(step: int, reward: float | None, status: str, position: int = 0) -> Rollout:
+    return Rollout(step, 0, position, "a peach hibiscus", 3, "reply", "sketch", reward, status)
+
+
+def test_the_curve_averages_scored_rollouts_and_counts_failures_apart():
+    rows = curve_rows(
+        [
+            rollout(1, 0.6, "scored"),
+            rollout(1, 0.2, "scored"),
+            rollout(1, 0.0, "rejected"),
+            rollout(1, None, "infra_error"),
+            rollout(2, None, "infra_error"),
+        ]
+    )
+    # step 1: rewards (0.6, 0.2, 0.0) -> mean 0.266667, population std 0.249444
+    assert rows[0]["reward_mean"] == round(0.8 / 3, 6)
+    assert rows[0]["reward_std"] == 0.249444
+    assert rows[0]["gate_fail_fraction"] == 0.25 and rows[0]["infra_fail_fraction"] == 0.25
+    # step 2 has no scored rollout: no mean, not a zero
+    assert rows[1]["reward_mean"] == "" and rows[1]["infra_fail_fraction"] == 1.0
+
+
+def test_the_log_writes_jsonl_paintings_curve_and_a_gallery_sorted_by_reward(tmp_path):
+    import base64
+
+    log = RolloutLog(tmp_path)
+    log.add(rollout(1, 0.2, "scored", position=0), base64.b64encode(png_of("grey")).decode())
+    log.add(rollout(1, 0.7, "scored", position=1), base64.b64encode(png_of("stripes")).decode())
+    log.add(rollout(1, 0.0, "rejected", position=2), None)
+    log.flush()
+    assert len((tmp_path / "rollouts.jsonl").read_text().splitlines()) == 3
+    assert sorted(p.name for p in (tmp_path / "paintings").iterdir()) == [
+        "step0001-g00-p00.png",
+        "step0001-g00-p01.png",
+    ]
+    with open(tmp_path / "curve.csv") as f:
+        assert next(csv.DictReader(f))["rollouts"] == "3"
+    page = (tmp_path / "gallery.html").read_text()
+    assert page.index("step0001-g00-p01.png") < page.index("step0001-g00-p00.png")

@@ -1,0 +1,30 @@
+"""Smoke test: one real GRPO step of the embedded policy against the real server."""
+
+import json
+
+import pytest
+from watercolour_trainer.train import main
+
+pytestmark = [pytest.mark.slow, pytest.mark.server, pytest.mark.browser]
+
+
+def test_one_grpo_step_of_the_embedded_policy_writes_rollouts_gallery_and_curve(server_url, tmp_path):
+    main(
+        [
+            "--config", "trainer/configs/demo.yaml",
+            "--env_url", server_url,
+            "--output_dir", str(tmp_path),
+            "--max_steps", "1",
+            "--num_generations", "2",
+            "--per_device_train_batch_size", "2",
+            "--max_completion_length", "24",
+            "--n_prompts", "2",
+        ]
+    )  # fmt: skip
+    rollouts = [json.loads(line) for line in (tmp_path / "rollouts" / "rollouts.jsonl").read_text().splitlines()]
+    assert len(rollouts) == 2
+    assert {r["step"] for r in rollouts} == {1}
+    assert len({r["seed"] for r in rollouts}) == 1  # one group, one seed
+    assert all(r["status"] in {"scored", "rejected"} for r in rollouts)
+    assert (tmp_path / "rollouts" / "gallery.html").is_file()
+    assert (tmp_path / "rollouts" / "curve.csv").read_text().startswith("step,rollouts,reward_mean")

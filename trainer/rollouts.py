@@ -1,0 +1,106 @@
+"""Every rollout of a run kept where a person can open it: JSONL, PNGs, gallery and curve.
+
+Layout of a rollouts folder:
+    rollouts.jsonl   one JSON object per rollout (step, group, position, completion, sketch,
+                     reward, status, components, violations, image path)
+    paintings/       step0001-g00-p00.png, ... (only rollouts that rendered)
+    curve.csv        per step: rollouts, reward mean and std (scored rollouts), gate failure
+                     fraction, infrastructure failure fraction
+    gallery.html     the paintings by step, best first within a step
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import json
+import statistics
+import threading
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from watercolour_trainer.gallery import write_gallery
+
+
+@dataclass
+class Rollout:
+    """One completion and what the environment made of it; `reward` None = not scored."""
+
+    step: int
+    group: int
+    position: int
+    subject: str
+    seed: int
+    completion: str
+    sketch: str | None
+    reward: float | None
+    status: str
+    violations: list[str] = field(default_factory=list)
+    components: list[dict] = field(default_factory=list)
+    js_errors: list[str] = field(default_factory=list)
+    paint_fraction: float | None = None
+    render_ms: float | None = None
+    image: str | None = None
+    detail: str = ""
+
+
+class RolloutLog:
+    """Appends rollouts and keeps `curve.csv` and `gallery.html` current; thread-safe.
+
+    Args:
+        folder: the rollouts folder; created if missing.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+        (self.folder / "paintings").mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._rollouts: list[Rollout] = []
+
+    @property
+    def rollouts(self) -> list[Rollout]:
+        """The rollouts written so far, in order."""
+        return list(self._rollouts)
+
+    def add(self, rollout: Rollout, png_b64: str | None) -> None:
+        """Writes one rollout (and its PNG, given as base64) to disk."""
+        with self._lock:
+            if png_b64:
+                name = f"step{rollout.step:04d}-g{rollout.group:02d}-p{rollout.position:02d}.png"
+                (self.folder / "paintings" / name).write_bytes(base64.b64decode(png_b64))
+                rollout.image = f"paintings/{name}"
+            self._rollouts.append(rollout)
+            with open(self.folder / "rollouts.jsonl", "a", encoding="utf-8") as f:
+                f.write(json.dumps(asdict(rollout)) + "\n")
+
+    def flush(self) -> None:
+        """Rewrites `curve.csv` and `gallery.html` from every rollout so far."""
+        with self._lock:
+            rows = curve_rows(self._rollouts)
+            with open(self.folder / "curve.csv", "w", newline="", encoding="utf-8") as f:
+                writer = csv.DictWriter(f, fieldnames=list(CURVE_FIELDS))
+                writer.writeheader()
+                writer.writerows(rows)
+            write_gallery(self.folder / "gallery.html", self._rollouts)
+
+
+CURVE_FIELDS = ("step", "rollouts", "reward_mean", "reward_std", "gate_fail_fraction", "infra_fail_fraction")
+
+
+def curve_rows(rollouts: list[Rollout]) -> list[dict[str, object]]:
+    """Per-step statistics; reward mean and std over scored rollouts only (None excluded)."""
+    rows = []
+    for step in sorted({r.step for r in rollouts}):
+        at_step = [r for r in rollouts if r.step == step]
+        rewards = [r.reward for r in at_step if r.reward is not None]
+        rows.append(
+            {
+                "step": step,
+                "rollouts": len(at_step),
+                "reward_mean": round(statistics.fmean(rewards), 6) if rewards else "",
+                "reward_std": round(statistics.pstdev(rewards), 6) if rewards else "",
+                "gate_fail_fraction": round(sum(r.status == "rejected" for r in at_step) / len(at_step), 6),
+                "infra_fail_fraction": round(sum(r.status == "infra_error" for r in at_step) / len(at_step), 6),
+            }
+        )
+    return rows
