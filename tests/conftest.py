@@ -36,6 +36,7 @@ def renderer():
 def server_url():
     """A real environment server (uvicorn, OpenEnv websocket) on a free loopback port."""
     import uvicorn
+
     from watercolour_env.server.app import build_app
     from watercolour_env.server.settings import load_settings
 

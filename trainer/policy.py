@@ -15,6 +15,7 @@ from pathlib import Path
 
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer, PreTrainedModel, PreTrainedTokenizerBase
+
 from watercolour_env.errors import ConfigError
 
 log = logging.getLogger(__name__)

@@ -17,6 +17,7 @@ from pathlib import Path
 from datasets import Dataset
 from peft import LoraConfig
 from trl import GRPOConfig, GRPOTrainer, TrlParser
+
 from watercolour_env import WatercolourEnv
 from watercolour_env.server.prompt import REPLY_PRIMER
 from watercolour_trainer.policy import EMBEDDED_POLICY, load_policy, stop_at_closing_fence

@@ -93,6 +93,19 @@ def train(ctx: typer.Context) -> None:
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def bench(ctx: typer.Context, name: str = typer.Argument(..., help="Which benchmark: render.")) -> None:
+    """Run a benchmark script from bench/ of a source checkout (e.g. `watercolour bench render`)."""
+    import runpy
+    import sys
+
+    script = Path(__file__).resolve().parents[2] / "bench" / f"{name}.py"
+    if not script.is_file():
+        raise typer.BadParameter(f"no benchmark {script}; benchmarks run from a source checkout")
+    sys.argv = [str(script), *ctx.args]
+    runpy.run_path(str(script), run_name="__main__")
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def demo(ctx: typer.Context) -> None:
     """Start a server on loopback, train 3 GRPO steps on the embedded defaults, stop the server."""
     try:

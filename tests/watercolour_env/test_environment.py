@@ -1,13 +1,13 @@
 """The environment class in-process: the infrastructure rule and the episode contract."""
 
 import pytest
+
+from tests.conftest import example
 from watercolour_env import EpisodeStatus, WatercolourAction
 from watercolour_env.errors import WatercolourError
 from watercolour_env.server.render import Renderer
 from watercolour_env.server.rubric import Rubric, RubricWeights
 from watercolour_env.server.watercolour_environment import WatercolourEnvironment
-
-from tests.conftest import example
 
 
 @pytest.mark.browser

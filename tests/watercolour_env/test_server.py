@@ -5,11 +5,11 @@ import hashlib
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+
+from tests.conftest import example, expected_outcomes
 from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
 from watercolour_env.server.prompt import SYSTEM_PROMPT
 from watercolour_env.sketch import ALLOWED_BRUSH_METHODS
-
-from tests.conftest import example, expected_outcomes
 
 pytestmark = [pytest.mark.server, pytest.mark.browser]
 

@@ -1,9 +1,9 @@
 import pytest
+
+from tests.conftest import example
 from watercolour_trainer.demo import free_port
 from watercolour_trainer.rewards import EnvironmentReward, completion_text
 from watercolour_trainer.rollouts import RolloutLog
-
-from tests.conftest import example
 
 
 def test_chat_completions_and_plain_strings_give_the_same_text():

@@ -1,8 +1,7 @@
 import csv
 
-from watercolour_trainer.rollouts import Rollout, RolloutLog, curve_rows
-
 from tests.watercolour_env.server.test_image_stats import png_of
+from watercolour_trainer.rollouts import Rollout, RolloutLog, curve_rows
 
 
 def rollout(step: int, reward: float | None, status: str, position: int = 0) -> Rollout:

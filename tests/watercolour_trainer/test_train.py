@@ -3,6 +3,7 @@
 import json
 
 import pytest
+
 from watercolour_trainer.train import main
 
 pytestmark = [pytest.mark.slow, pytest.mark.server, pytest.mark.browser]

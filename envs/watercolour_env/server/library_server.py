@@ -2,8 +2,8 @@
 
 Serving the libraries over HTTP with immutable caching lets every render after the first load
 them from the browser's memory cache (~10 ms, FIELD-NOTES "Page strategy"); `data:` URLs and
-`set_content` cost 1.8 s more per render. Each render gets a fresh frame URL whose sketch can be
-fetched once, so a frame cannot reload another render's code.
+`set_content` cost 1.8 s more per render. Each render gets a fresh frame URL whose page and
+sketch can be fetched once, so a frame cannot reload another render's code or nonce.
 """
 
 from __future__ import annotations
@@ -33,11 +33,12 @@ iframe{border:0;width:600px;height:600px;display:block}</style></head><body></bo
 
 FRAME_TEMPLATE = """<!doctype html><html><head><meta charset="utf-8">
 <style>html,body{{margin:0;padding:0;overflow:hidden;background:#fff}}</style>
-<script src="/lib/seed.js?seed={seed}"></script>
-<script src="/lib/p5.min.js"></script>
-<script src="/lib/p5.brush.js"></script>
-<script src="/lib/harness.js"></script>
-<script src="/sketch/{token}.js"></script>
+<script crossorigin="anonymous" src="/lib/seed.js?seed={seed}"></script>
+<script crossorigin="anonymous" src="/lib/p5.min.js"></script>
+<script crossorigin="anonymous" src="/lib/p5.brush.js"></script>
+<script crossorigin="anonymous" src="/lib/harness.js"></script>
+<script>__watercolourArm("{nonce}"); document.currentScript.remove();</script>
+<script crossorigin="anonymous" src="/sketch/{token}.js"></script>
 </head><body></body></html>"""
 
 
@@ -79,6 +80,7 @@ class LibraryServer:
     def __init__(self, js_dir: Path = DEFAULT_JS_DIR) -> None:
         self._libraries = {name: path.read_bytes() for name, path in library_files(js_dir).items()}
         self._sketches: dict[str, bytes] = {}
+        self._nonces: dict[str, str] = {}
         self._lock = threading.Lock()
         self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._httpd.daemon_threads = True
@@ -86,18 +88,24 @@ class LibraryServer:
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="library-server", daemon=True)
         self._thread.start()
 
-    def add_frame(self, sketch: str, seed: int) -> str:
-        """Registers one sketch and returns the URL of the frame page that runs it once."""
-        token = secrets.token_hex(12)
+    def add_frame(self, sketch: str, seed: int) -> tuple[str, str]:
+        """Registers one sketch.
+
+        Returns:
+            The URL of the frame page that runs it once, and the nonce its report will carry.
+        """
+        token, nonce = secrets.token_hex(12), secrets.token_hex(12)
         with self._lock:
             self._sketches[token] = sketch.encode("utf-8", errors="replace")
-        return f"{self.origin}/frame/{token}?seed={int(seed) & 0xFFFFFFFF}"
+            self._nonces[token] = nonce
+        return f"{self.origin}/frame/{token}?seed={int(seed) & 0xFFFFFFFF}", nonce
 
     def forget(self, frame_url: str) -> None:
         """Drops a sketch that was never fetched (the render failed before loading it)."""
         token = frame_url.rsplit("/", 1)[-1].split("?")[0]
         with self._lock:
             self._sketches.pop(token, None)
+            self._nonces.pop(token, None)
 
     def close(self) -> None:
         """Stops serving; idempotent."""
@@ -120,8 +128,13 @@ class LibraryServer:
                     self._send(200, "text/javascript", server._libraries[path[5:]], immutable=True)
                 elif path.startswith("/frame/"):
                     token = path[len("/frame/") :]
+                    with server._lock:
+                        nonce = server._nonces.pop(token, None)
+                    if nonce is None:
+                        self._send(404, "text/plain", b"gone")
+                        return
                     seed = query.removeprefix("seed=") if query.startswith("seed=") else "1"
-                    body = FRAME_TEMPLATE.format(seed=int(seed) if seed.isdigit() else 1, token=token)
+                    body = FRAME_TEMPLATE.format(seed=int(seed) if seed.isdigit() else 1, token=token, nonce=nonce)
                     self._send(200, "text/html", body.encode(), csp=True)
                 elif path.startswith("/sketch/") and path.endswith(".js"):
                     sketch = server._take_sketch(path[len("/sketch/") : -3])
@@ -138,6 +151,8 @@ class LibraryServer:
                 self.send_header("Content-Length", str(len(body)))
                 cache = "public, max-age=31536000, immutable" if immutable else "no-store"
                 self.send_header("Cache-Control", cache)
+                # The sandboxed frame has an opaque origin; CORS keeps its errors unmuted.
+                self.send_header("Access-Control-Allow-Origin", "*")
                 if csp:
                     self.send_header("Content-Security-Policy", FRAME_CSP)
                 self.end_headers()

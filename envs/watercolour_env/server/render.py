@@ -5,12 +5,20 @@ llvmpipe through ANGLE's EGL backend, a software 2D canvas, one long-lived brows
 long-lived page per worker and a fresh iframe per render from a loopback library server.
 Readiness comes from a p5 `postdraw` hook (static/harness.js) awaited with one evaluate.
 
-What the sandbox covers: the frame runs under a Content-Security-Policy that forbids fetch, XHR,
-WebSocket, EventSource, workers, nested frames and foreign images; host names other than
-127.0.0.1 do not resolve; `Math.random` is seeded; every render has a deadline, after which the
-worker's page is closed and replaced. What it does not cover yet: a sketch can reach its host
-page through `window.parent` (same origin), and memory floods are bounded only by Chromium's
-own limits (issue 3 hardens both).
+What the sandbox covers: the sketch runs in an `<iframe sandbox="allow-scripts">` (opaque
+origin: no popups, no dialogs, no top navigation, no access to the host page, no storage) under
+a Content-Security-Policy that forbids fetch, XHR, WebSocket, EventSource, workers, nested
+frames, foreign scripts and foreign images. Outside the policy, host names other than 127.0.0.1
+do not resolve and every non-loopback address goes to a dead proxy, so nothing leaves the
+machine. The report comes by postMessage with a nonce the sketch cannot read. The frame is
+removed when it reports, so timers cannot paint later; a frame that navigates away is reported.
+V8's heap is capped (1 GiB): a memory flood crashes the page, which is replaced. Every render has
+a deadline, after which the worker's page is closed and replaced; a browser that dies is
+relaunched and its renders count as infrastructure failures.
+What it does not cover: a sketch may navigate its own frame to another loopback port (the
+navigation is reported, but the request is made); CPU use within the deadline is not limited;
+Chromium runs with `--no-sandbox` (the usual setting as root in a container), so the process
+sandbox is the container's.
 """
 
 from __future__ import annotations
@@ -50,7 +58,11 @@ CHROMIUM_FLAGS = [
     "--no-first-run",
     "--disable-quic",
     "--disable-dev-shm-usage",
+    # Nothing but loopback: names do not resolve and every other address goes to a dead proxy
+    # (loopback bypasses proxies), so a request that slips past the frame's policy fails at once.
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+    "--proxy-server=http://127.0.0.1:9",
+    "--js-flags=--max-old-space-size=1024",
 ]
 SWIFTSHADER_FLAGS = ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--disable-accelerated-2d-canvas"]
 
@@ -61,10 +73,22 @@ RENDERER_JS = """() => {
   return ext ? gl.getParameter(ext.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER);
 }"""
 
-RENDER_JS = """(url) => new Promise((resolve) => {
-  const token = url.split('?')[0].split('/').pop();
-  window.__watercolourDone = (t, payload) => { if (t === token) resolve(payload); };
+RENDER_JS = """([url, nonce]) => new Promise((resolve) => {
   const frame = document.createElement('iframe');
+  frame.setAttribute('sandbox', 'allow-scripts');
+  let loads = 0;
+  const finish = (payload) => {
+    window.removeEventListener('message', onMessage);
+    frame.remove();
+    resolve(payload);
+  };
+  const onMessage = (ev) => {
+    if (ev.source === frame.contentWindow && ev.data && ev.data.nonce === nonce) finish(ev.data);
+  };
+  window.addEventListener('message', onMessage);
+  frame.addEventListener('load', () => {
+    if (++loads > 1) finish({reason: 'navigated', errors: ['the sketch navigated its frame away']});
+  });
   frame.src = url;
   document.body.replaceChildren(frame);
 })"""
@@ -275,31 +299,46 @@ class Renderer:
     async def _render(self, sketch: str, seed: int, deadline_s: float) -> RenderResult:
         started = time.perf_counter()
         page = await self._pages.get()
-        url = self._library.add_frame(sketch, seed)
+        url, nonce = self._library.add_frame(sketch, seed)
         try:
-            payload = await asyncio.wait_for(page.evaluate(RENDER_JS, url), timeout=deadline_s)
+            payload = await asyncio.wait_for(page.evaluate(RENDER_JS, [url, nonce]), timeout=deadline_s)
         except TimeoutError:
             self._library.forget(url)
             await self._replace(page)
             return self._result(RenderStatus.TIMEOUT, started, detail=f"no finished frame within {deadline_s:g} s")
         except Exception as err:  # noqa: BLE001 (the page or the browser died)
             self._library.forget(url)
-            crashed_browser = not self._browser.is_connected()
+            message = f"{type(err).__name__}: {err}".splitlines()[0]
+            page_crashed = "Page crashed" in message
+            if not page_crashed:
+                await asyncio.sleep(0.2)  # let a browser disconnect arrive before judging
             await self._replace(page)
-            status = RenderStatus.INFRA_ERROR if crashed_browser else RenderStatus.SKETCH_ERROR
-            return self._result(status, started, detail=f"{type(err).__name__}: {err}".splitlines()[0])
+            if page_crashed and self._browser.is_connected():
+                # the sketch's own page died (a memory flood, most often): the sketch's fault
+                return self._result(RenderStatus.SKETCH_ERROR, started, detail="the page crashed (out of memory?)")
+            return self._result(RenderStatus.INFRA_ERROR, started, detail=message)
         if getattr(page, "generation", None) == self._generation:
             self._pages.put_nowait(page)
         return self._decode(payload, started)
 
     def _decode(self, payload: dict, started: float) -> RenderResult:
         errors = [str(e) for e in payload.get("errors") or []]
+        size = (payload.get("width"), payload.get("height"))
         data_url = payload.get("png") or ""
         png = base64.b64decode(data_url.split(",", 1)[1]) if data_url.startswith("data:image/png") else None
+        detail = ""
+        if png is not None and size != (CANVAS_PX, CANVAS_PX):
+            # resizeCanvas, pixelDensity or a huge createCanvas: not the environment's canvas
+            detail = f"canvas is {size[0]}x{size[1]} pixels, not {CANVAS_PX}x{CANVAS_PX}"
+            png = None
         fraction = paint_fraction(png) if png else 0.0
-        finished = payload.get("reason") == "drawn" and not errors
+        finished = payload.get("reason") == "drawn" and not errors and not detail
         status = RenderStatus.OK if finished else RenderStatus.SKETCH_ERROR
-        return self._result(status, started, png=png, paint_fraction=fraction, finished=finished, js_errors=errors)
+        if not detail and not finished:
+            detail = "the sketch navigated away" if payload.get("reason") == "navigated" else "the sketch threw"
+        return self._result(
+            status, started, png=png, paint_fraction=fraction, finished=finished, js_errors=errors, detail=detail
+        )
 
     def _result(self, status: RenderStatus, started: float, **fields: object) -> RenderResult:
         elapsed_ms = (time.perf_counter() - started) * 1000.0

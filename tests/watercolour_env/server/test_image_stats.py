@@ -2,6 +2,7 @@ import io
 
 import numpy as np
 from PIL import Image
+
 from watercolour_env.server.image_stats import image_stats_score
 from watercolour_env.server.render import paint_fraction
 

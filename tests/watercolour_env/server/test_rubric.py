@@ -1,10 +1,10 @@
 import pytest
+
+from tests.conftest import example
 from watercolour_env.models import ScoreStatus
 from watercolour_env.server.gate import GateResult, check_source
 from watercolour_env.server.render import RenderResult, RenderStatus
 from watercolour_env.server.rubric import Rubric, RubricWeights, length_score
-
-from tests.conftest import example
 
 
 @pytest.mark.parametrize(

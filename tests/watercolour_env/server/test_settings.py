@@ -1,4 +1,5 @@
 import pytest
+
 from watercolour_env.errors import ConfigError
 from watercolour_env.server.settings import load_settings
 

@@ -1,22 +1,32 @@
 // Loaded after p5 and p5.brush, before the sketch. Reports the first finished frame (or the
-// first uncaught error) to the host page with the canvas as a PNG data URL.
+// first uncaught error) to the host page by postMessage, with the canvas as a PNG data URL.
+// The frame is sandboxed (opaque origin): postMessage is its only way out. The report carries
+// a nonce that the frame page hands to __watercolourArm and then removes from the document, so
+// the sketch, which runs later, cannot forge a report.
 (function () {
   "use strict";
-  const token = location.pathname.split("/").pop();
+  const post = window.parent.postMessage.bind(window.parent);
   const errors = [];
+  let nonce = null;
   let finished = false;
 
   function canvasPng(canvas) {
     const el = canvas || document.querySelector("canvas");
-    if (!el) return null;
-    try { return el.toDataURL("image/png"); } catch (e) { errors.push("toDataURL: " + e); return null; }
+    if (!el) return { png: null, width: 0, height: 0 };
+    try {
+      return { png: el.toDataURL("image/png"), width: el.width, height: el.height };
+    } catch (e) {
+      errors.push("toDataURL: " + e);
+      return { png: null, width: el.width, height: el.height };
+    }
   }
 
   function report(reason, canvas) {
     if (finished) return;
     finished = true;
-    const payload = { reason: reason, errors: errors.slice(0, 20), png: canvasPng(canvas) };
-    try { window.parent.__watercolourDone(token, payload); } catch (e) { /* host page is gone */ }
+    const shot = canvasPng(canvas);
+    post({ nonce: nonce, reason: reason, errors: errors.slice(0, 20), png: shot.png,
+           width: shot.width, height: shot.height }, "*");
   }
 
   function describe(err, fallback) {
@@ -24,6 +34,10 @@
     return String(err === undefined ? fallback : err).slice(0, 500);
   }
 
+  window.__watercolourArm = function (value) {
+    nonce = value;
+    delete window.__watercolourArm;
+  };
   window.addEventListener("error", function (ev) {
     errors.push(describe(ev.error, ev.message));
     setTimeout(function () { report("error"); }, 0);

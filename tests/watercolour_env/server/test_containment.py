@@ -1,0 +1,170 @@
+"""Hostile sketches against a real browser: each is contained, reported, and the pool recovers."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import example
+from watercolour_env.server.render import Renderer, RenderStatus
+
+pytestmark = pytest.mark.browser
+
+HOSTILE = Path(__file__).resolve().parents[2] / "fixtures" / "sketches" / "hostile"
+EXPECTED = json.loads((HOSTILE / "expected.json").read_text())
+DEADLINE_S = 4.0
+
+
+@pytest.fixture(scope="module")
+def contained():
+    with Renderer(workers=1, deadline_s=DEADLINE_S) as renderer:
+        yield renderer
+
+
+def assert_recovers(renderer: Renderer) -> None:
+    """The next ordinary render succeeds, well inside its deadline (a stuck page would time out)."""
+    after = renderer.render(example("trivial.js"), seed=1, deadline_s=20)
+    assert after.status is RenderStatus.OK
+    assert after.elapsed_ms < 10_000
+
+
+@pytest.mark.parametrize(("name", "expected"), sorted(EXPECTED.items()))
+def test_each_hostile_sketch_is_contained_and_reported(contained, name, expected):
+    result = contained.render((HOSTILE / name).read_text(), seed=1)
+    assert result.status.value == expected["status"], (result.js_errors, result.detail)
+    if "error" in expected:
+        assert any(expected["error"] in e for e in result.js_errors), result.js_errors
+    if "detail" in expected:
+        assert expected["detail"] in result.detail
+    if result.status is RenderStatus.TIMEOUT:
+        assert DEADLINE_S * 1000 <= result.elapsed_ms < DEADLINE_S * 1000 + 8000
+    if result.status is RenderStatus.OK:
+        assert result.png is not None and int.from_bytes(result.png[16:20], "big") == 600
+        assert (result.paint_fraction == 0.0) == expected.get("blank", False)
+    assert_recovers(contained)
+
+
+def test_paint_from_a_timer_after_draw_never_reaches_the_png(contained):
+    late = (HOSTILE / "paints_late.js").read_text()
+    without_timer = late[: late.index("setTimeout(")]
+    assert contained.render(late, seed=3).png == contained.render(without_timer, seed=3).png
+
+
+@pytest.fixture()
+def canary():
+    """A loopback HTTP server that records every request it receives."""
+    hits: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            hits.append(self.path)
+            self.send_response(200)
+            self.send_header("Access-Control-Allow-Origin", "*")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}", hits
+    httpd.shutdown()
+
+
+NETWORK_ATTEMPTS = """
+  const U = "{url}";
+  const attempt = (f) => {{ try {{ const r = f(); if (r && r.catch) r.catch(() => {{}}); }} catch (e) {{}} }};
+  attempt(() => fetch(U + "/fetch"));
+  attempt(() => {{ const x = new XMLHttpRequest(); x.open("GET", U + "/xhr"); x.send(); }});
+  attempt(() => new WebSocket(U.replace("http", "ws") + "/ws"));
+  attempt(() => new EventSource(U + "/sse"));
+  attempt(() => {{ new Image().src = U + "/img"; }});
+  attempt(() => {{ const s = document.createElement("script"); s.src = U + "/script"; document.head.appendChild(s); }});
+  attempt(() => import(U + "/import.js"));
+  attempt(() => new Worker(U + "/worker.js"));
+  attempt(() => new Worker(URL.createObjectURL(new Blob(["fetch('" + U + "/blob-worker')"]))));
+  attempt(() => {{ const f = document.createElement("iframe"); f.src = U + "/iframe"; document.body.appendChild(f); }});
+  attempt(() => {{ const l = document.createElement("link"); l.rel = "stylesheet"; l.href = U + "/css";
+                   document.head.appendChild(l); }});
+  attempt(() => navigator.sendBeacon(U + "/beacon"));
+  attempt(() => loadImage(U + "/loadimage.png"));
+"""
+
+
+def test_no_network_attempt_reaches_a_loopback_canary(contained, canary):
+    url, hits = canary
+    sketch = example("trivial.js").replace("noLoop();", "noLoop();" + NETWORK_ATTEMPTS.format(url=url))
+    result = contained.render(sketch, seed=1)
+    time.sleep(1.0)  # anything that slipped through would have landed by now
+    assert hits == []
+    assert result.status in (RenderStatus.OK, RenderStatus.SKETCH_ERROR)
+    assert_recovers(contained)
+
+
+def test_the_canary_does_see_a_fetch_from_an_unsandboxed_page(contained, canary):
+    """Positive control: the canary and the attempt code work when nothing blocks them."""
+    url, hits = canary
+
+    async def fetch_from_host():
+        page = await contained._pages.get()
+        try:
+            await page.evaluate("(u) => fetch(u + '/control').then(r => r.status)", url)
+        finally:
+            contained._pages.put_nowait(page)
+
+    contained._call(fetch_from_host(), timeout_s=10)
+    assert hits == ["/control"]
+
+
+def test_a_non_loopback_address_fails_at_once_without_leaving_the_machine(contained):
+    # 192.0.2.1 is TEST-NET-1 (RFC 5737): never routed. The dead proxy refuses it immediately.
+    async def fetch_from_host():
+        page = await contained._pages.get()
+        try:
+            started = time.perf_counter()
+            outcome = await page.evaluate("() => fetch('http://192.0.2.1/').then(() => 'ok', e => String(e))")
+            return outcome, time.perf_counter() - started
+        finally:
+            contained._pages.put_nowait(page)
+
+    outcome, elapsed_s = contained._call(fetch_from_host(), timeout_s=30)
+    assert "Failed to fetch" in outcome
+    assert elapsed_s < 2.0
+
+
+def chromium_pids() -> list[int]:
+    """PIDs of the Chromium browser processes (not renderers) started by this test process."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if cmdline and b"chromium" in cmdline[0] and not any(a.startswith(b"--type=") for a in cmdline):
+            pids.append(int(entry.name))
+    return pids
+
+
+def test_a_browser_crash_mid_render_is_an_infrastructure_error_and_the_pool_recovers():
+    others = set(chromium_pids())  # browsers of other fixtures stay alive
+    with Renderer(workers=1, deadline_s=20) as renderer:
+        mine = set(chromium_pids()) - others
+        assert mine
+        results = []
+        worker = threading.Thread(target=lambda: results.append(renderer.render(example("rich.js"), seed=1)))
+        worker.start()
+        time.sleep(0.5)
+        for pid in mine:
+            os.kill(pid, signal.SIGKILL)
+        worker.join(timeout=60)
+        assert results and results[0].status is RenderStatus.INFRA_ERROR
+        assert_recovers(renderer)
