@@ -48,9 +48,7 @@ def read_sketch(name: str) -> str:
 def baseline_html(sketch: str, seed: int) -> str:
     """One self-contained page: seed, p5, p5.brush, readiness flag and the sketch, inlined."""
     seed_js = (
-        (STATIC_DIR / "seed.js")
-        .read_text()
-        .replace('parseInt(new URLSearchParams(document.currentScript.src.split("?")[1]).get("seed"), 10)', str(seed))
+        (STATIC_DIR / "seed.js").read_text().replace("parseInt(document.currentScript.dataset.seed, 10)", str(seed))
     )
     p5 = (DEFAULT_JS_DIR / "p5" / "lib" / "p5.min.js").read_text()
     brush = (DEFAULT_JS_DIR / "p5.brush" / "dist" / "p5.brush.js").read_text()
@@ -62,7 +60,7 @@ async def baseline_render(browser, sketch: str, seed: int, deadline_s: float) ->
     started = time.perf_counter()
     page = await browser.new_page(viewport={"width": CANVAS_PX, "height": CANVAS_PX})
     try:
-        await page.set_content(baseline_html(sketch, seed))
+        await page.set_content(baseline_html(sketch, seed), timeout=deadline_s * 1000)
         while not await page.evaluate("window.__done === true"):
             if time.perf_counter() - started > deadline_s:
                 raise TimeoutError("baseline render missed its deadline")
@@ -170,6 +168,9 @@ def main(argv: list[str] | None = None) -> None:
     print("running our configuration ...", file=sys.stderr, flush=True)
     ours, renderer_string = run_ours(args.reps)
     group = run_group(args.workers)
+    for name, xs in ours.items():
+        print(f"  ours {name}: median {statistics.median(xs):.2f} s", file=sys.stderr, flush=True)
+    print(f"  ours group of 8: median {statistics.median(group):.2f} s", file=sys.stderr, flush=True)
     print("running the baseline configuration (slow) ...", file=sys.stderr, flush=True)
     baseline = asyncio.run(run_baseline(baseline_reps, args.baseline_deadline_s))
     memory = run_memory(args.memory_renders, args.workers) if args.memory_renders else {}

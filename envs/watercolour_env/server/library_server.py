@@ -33,7 +33,7 @@ iframe{border:0;width:600px;height:600px;display:block}</style></head><body></bo
 
 FRAME_TEMPLATE = """<!doctype html><html><head><meta charset="utf-8">
 <style>html,body{{margin:0;padding:0;overflow:hidden;background:#fff}}</style>
-<script crossorigin="anonymous" src="/lib/seed.js?seed={seed}"></script>
+<script crossorigin="anonymous" src="/lib/seed.js" data-seed="{seed}"></script>
 <script crossorigin="anonymous" src="/lib/p5.min.js"></script>
 <script crossorigin="anonymous" src="/lib/p5.brush.js"></script>
 <script crossorigin="anonymous" src="/lib/harness.js"></script>
@@ -82,11 +82,13 @@ class LibraryServer:
         self._sketches: dict[str, bytes] = {}
         self._nonces: dict[str, str] = {}
         self._lock = threading.Lock()
-        self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
-        self._httpd.daemon_threads = True
-        self.origin = f"http://127.0.0.1:{self._httpd.server_address[1]}"
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="library-server", daemon=True)
-        self._thread.start()
+        # Two ports, two origins of one site: the host page cannot be touched by a frame (another
+        # origin), while the HTTP cache, keyed by site, still serves the libraries to every frame.
+        self._servers = [http.server.ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class()) for _ in range(2)]
+        for httpd in self._servers:
+            httpd.daemon_threads = True
+            threading.Thread(target=httpd.serve_forever, name="library-server", daemon=True).start()
+        self.host_origin, self.origin = (f"http://127.0.0.1:{h.server_address[1]}" for h in self._servers)
 
     def add_frame(self, sketch: str, seed: int) -> tuple[str, str]:
         """Registers one sketch.
@@ -109,8 +111,9 @@ class LibraryServer:
 
     def close(self) -> None:
         """Stops serving; idempotent."""
-        self._httpd.shutdown()
-        self._httpd.server_close()
+        for httpd in self._servers:
+            httpd.shutdown()
+            httpd.server_close()
 
     def _take_sketch(self, token: str) -> bytes | None:
         with self._lock:

@@ -5,8 +5,10 @@ llvmpipe through ANGLE's EGL backend, a software 2D canvas, one long-lived brows
 long-lived page per worker and a fresh iframe per render from a loopback library server.
 Readiness comes from a p5 `postdraw` hook (static/harness.js) awaited with one evaluate.
 
-What the sandbox covers: the sketch runs in an `<iframe sandbox="allow-scripts">` (opaque
-origin: no popups, no dialogs, no top navigation, no access to the host page, no storage) under
+What the sandbox covers: the sketch runs in an `<iframe sandbox="allow-scripts
+allow-same-origin">` served from another origin than the host page (another port: no popups, no
+dialogs, no top navigation, no access to the host page; storage APIs are disabled by the
+harness; an opaque origin would have cost ~100 ms a render, its HTTP cache never hit) under
 a Content-Security-Policy that forbids fetch, XHR, WebSocket, EventSource, workers, nested
 frames, foreign scripts and foreign images. Outside the policy, host names other than 127.0.0.1
 do not resolve and every non-loopback address goes to a dead proxy, so nothing leaves the
@@ -43,6 +45,8 @@ from watercolour_env.server.library_server import DEFAULT_JS_DIR, LibraryServer
 log = logging.getLogger(__name__)
 
 CANVAS_PX = 600
+# Beyond the render deadline: time to replace a page or relaunch the browser, then give up.
+HARD_MARGIN_S = 120.0
 # Channel difference (0-255) above which a pixel counts as paint rather than paper.
 PAINT_DELTA = 12
 
@@ -51,6 +55,8 @@ CHROMIUM_FLAGS = [
     "--use-angle=gl-egl",
     "--ignore-gpu-blocklist",
     "--disable-accelerated-2d-canvas",
+    # Software compositing: 0.82 instead of 1.03 core-seconds per typical render (docs/LOG.md).
+    "--disable-gpu-compositing",
     "--no-sandbox",
     "--disable-background-networking",
     "--disable-component-update",
@@ -75,7 +81,7 @@ RENDERER_JS = """() => {
 
 RENDER_JS = """([url, nonce]) => new Promise((resolve) => {
   const frame = document.createElement('iframe');
-  frame.setAttribute('sandbox', 'allow-scripts');
+  frame.setAttribute('sandbox', 'allow-scripts allow-same-origin');
   let loads = 0;
   const finish = (payload) => {
     window.removeEventListener('message', onMessage);
@@ -83,7 +89,9 @@ RENDER_JS = """([url, nonce]) => new Promise((resolve) => {
     resolve(payload);
   };
   const onMessage = (ev) => {
-    if (ev.source === frame.contentWindow && ev.data && ev.data.nonce === nonce) finish(ev.data);
+    if (ev.source === frame.contentWindow && url.startsWith(ev.origin + '/') && ev.data && ev.data.nonce === nonce) {
+      finish(ev.data);
+    }
   };
   window.addEventListener('message', onMessage);
   frame.addEventListener('load', () => {
@@ -240,7 +248,8 @@ class Renderer:
                 return RenderResult(RenderStatus.INFRA_ERROR, detail="render queue is full")
             self._waiting += 1
         try:
-            return self._call(self._render(sketch, seed, deadline), timeout_s=None)
+            # the render enforces its own deadline; this bound only catches a wedged browser
+            return self._call(self._render(sketch, seed, deadline), timeout_s=deadline + HARD_MARGIN_S)
         except Exception as err:  # noqa: BLE001 (any failure here is the infrastructure's)
             log.exception("renderer: infrastructure failure")
             return RenderResult(RenderStatus.INFRA_ERROR, detail=f"{type(err).__name__}: {err}")
@@ -288,7 +297,7 @@ class Renderer:
         context = await self._browser.new_context(viewport={"width": CANVAS_PX, "height": CANVAS_PX})
         page = await context.new_page()
         page.on("dialog", lambda dialog: asyncio.ensure_future(dialog.dismiss()))
-        await page.goto(f"{self._library.origin}/host.html")
+        await page.goto(f"{self._library.host_origin}/host.html")
         page.generation = self._generation  # type: ignore[attr-defined]
         return page
 
@@ -309,7 +318,7 @@ class Renderer:
         except Exception as err:  # noqa: BLE001 (the page or the browser died)
             self._library.forget(url)
             message = f"{type(err).__name__}: {err}".splitlines()[0]
-            page_crashed = "Page crashed" in message
+            page_crashed = "Page crashed" in message or "Target crashed" in message
             if not page_crashed:
                 await asyncio.sleep(0.2)  # let a browser disconnect arrive before judging
             await self._replace(page)

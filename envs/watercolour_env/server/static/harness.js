@@ -1,6 +1,6 @@
 // Loaded after p5 and p5.brush, before the sketch. Reports the first finished frame (or the
 // first uncaught error) to the host page by postMessage, with the canvas as a PNG data URL.
-// The frame is sandboxed (opaque origin): postMessage is its only way out. The report carries
+// The frame is sandboxed and of another origin than its host: postMessage is its only way out. The report carries
 // a nonce that the frame page hands to __watercolourArm and then removes from the document, so
 // the sketch, which runs later, cannot forge a report.
 (function () {
@@ -33,6 +33,14 @@
     if (err && err.name && err.message) return err.name + ": " + err.message;
     return String(err === undefined ? fallback : err).slice(0, 500);
   }
+
+  // No storage: one sketch must not leave state for the next render in the same page.
+  const refuse = { get: function () { throw new Error("storage is disabled in the sketch sandbox"); },
+                   configurable: false };
+  ["localStorage", "sessionStorage", "indexedDB", "caches", "cookieStore"].forEach(function (name) {
+    try { Object.defineProperty(window, name, refuse); } catch (e) { /* absent here */ }
+  });
+  try { Object.defineProperty(document, "cookie", refuse); } catch (e) { /* absent here */ }
 
   window.__watercolourArm = function (value) {
     nonce = value;
