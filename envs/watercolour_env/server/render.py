@@ -40,6 +40,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from watercolour_env.errors import RenderError
 from watercolour_env.server.library_server import DEFAULT_JS_DIR, LibraryServer
 
 log = logging.getLogger(__name__)
@@ -195,6 +196,7 @@ class Renderer:
         self._closed = False
         self._waiting = 0
         self._waiting_lock = threading.Lock()
+        self._start_lock = threading.Lock()
 
     def __enter__(self) -> Renderer:
         self.start()
@@ -207,14 +209,24 @@ class Renderer:
         """Launches the library server, the browser and the worker pages; idempotent.
 
         Raises:
-            RenderError: Chromium could not be launched.
+            RenderError: Chromium could not be launched (the renderer is then closed).
+            FileNotFoundError: p5 or p5.brush is not installed.
         """
-        if self._started:
-            return
-        self._library = LibraryServer(self._js_dir)
-        self._thread.start()
-        self._call(self._start_browser(), timeout_s=120)
-        self._started = True
+        with self._start_lock:
+            if self._started:
+                return
+            self._library = LibraryServer(self._js_dir)
+            self._thread.start()
+            try:
+                self._call(self._start_browser(), timeout_s=120)
+            except Exception as err:
+                self._library.close()
+                self._closed = True
+                raise RenderError(
+                    f"Chromium could not be launched from {self.chromium_path}: {err}; "
+                    "install it with `make install` (Debian packages chromium libegl-mesa0 libgl1-mesa-dri)"
+                ) from err
+            self._started = True
 
     def close(self) -> None:
         """Closes the browser and the library server; idempotent."""

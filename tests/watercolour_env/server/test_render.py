@@ -80,3 +80,10 @@ def test_the_same_seed_gives_the_same_png_after_a_restart(renderer):
     first = digest(renderer.render(RANDOM_SKETCH, seed=99).png)
     with Renderer(workers=1) as fresh:
         assert digest(fresh.render(RANDOM_SKETCH, seed=99).png) == first
+
+
+def test_a_missing_browser_fails_at_start_with_a_message_that_says_how_to_install_it():
+    from watercolour_env.errors import RenderError
+
+    with pytest.raises(RenderError, match="make install"):
+        Renderer(workers=1, chromium_path="/nonexistent/chromium").start()
