@@ -9,6 +9,7 @@ out of the group's mean and std and gives it advantage 0 (FIELD-NOTES, "TRL").
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -35,6 +36,8 @@ class EnvironmentReward:
         log: where rollouts are written; None keeps nothing.
         timeout_s: seconds to wait for one episode's reply.
         max_parallel: episodes in flight at once.
+        count_tokens: the policy tokenizer's count for a sketch, sent to the environment's length
+            term; the environment approximates from characters when None.
 
     Example:
         >>> reward = EnvironmentReward("http://127.0.0.1:8000", num_generations=4)  # doctest: +SKIP
@@ -50,12 +53,14 @@ class EnvironmentReward:
         log: RolloutLog | None = None,
         timeout_s: float = 120.0,
         max_parallel: int = 16,
+        count_tokens: Callable[[str], int] | None = None,
     ) -> None:
         self.env_url = env_url
         self.num_generations = num_generations
         self.log = log
         self.timeout_s = timeout_s
         self.max_parallel = max_parallel
+        self.count_tokens = count_tokens
 
     def __call__(self, prompts: list[Any], completions: list[Any], **kwargs: Any) -> list[float | None]:
         """Scores a batch of completions; one float in [0, 1] or None per completion."""
@@ -82,7 +87,9 @@ class EnvironmentReward:
         try:
             with WatercolourEnv(base_url=self.env_url, message_timeout_s=self.timeout_s).sync() as env:
                 env.reset(seed=int(seed), subject=subject, return_image=self.log is not None)
-                return env.step(WatercolourAction(reply=reply)).observation, ""
+                sketch = extract_sketch(reply)
+                tokens = self.count_tokens(sketch) if self.count_tokens and sketch is not None else None
+                return env.step(WatercolourAction(reply=reply, sketch_tokens=tokens)).observation, ""
         except Exception as err:  # noqa: BLE001 (any failure to finish an episode is the infrastructure's)
             log.warning("episode not scored: %s: %s", type(err).__name__, err)
             return None, f"{type(err).__name__}: {err}"

@@ -85,7 +85,13 @@ def main(argv: list[str] | None = None) -> None:
         }
     dataset = build_dataset(args, tokenizer)
     rollouts = RolloutLog(Path(args.rollouts_dir or Path(config.output_dir) / "rollouts"))
-    reward = EnvironmentReward(args.env_url, config.num_generations, rollouts, timeout_s=args.episode_timeout_s)
+    reward = EnvironmentReward(
+        args.env_url,
+        config.num_generations,
+        rollouts,
+        timeout_s=args.episode_timeout_s,
+        count_tokens=lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"]),
+    )
     peft_config = None
     if args.lora_r > 0:
         peft_config = LoraConfig(

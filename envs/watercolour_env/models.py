@@ -9,10 +9,25 @@ from pydantic import BaseModel, Field
 
 
 class Violation(str, enum.Enum):
-    """A named reason the gate rejected a reply."""
+    """A named reason the gate rejected a reply.
+
+    Found in the source, before any render: `no_sketch`, `syntax_error`, `no_setup`,
+    `canvas_not_webgl`, `canvas_size`, `unknown_brush_method`, `brush_method_not_allowed`,
+    `bare_primitive`, `external_access`, `text_on_canvas`, `canvas_change`, `no_brush_paint`.
+    Found in the render: `sketch_error`, `render_timeout`, `blank_canvas`.
+    """
 
     NO_SKETCH = "no_sketch"
+    SYNTAX_ERROR = "syntax_error"
     NO_SETUP = "no_setup"
+    CANVAS_NOT_WEBGL = "canvas_not_webgl"
+    CANVAS_SIZE = "canvas_size"
+    UNKNOWN_BRUSH_METHOD = "unknown_brush_method"
+    BRUSH_METHOD_NOT_ALLOWED = "brush_method_not_allowed"
+    BARE_PRIMITIVE = "bare_primitive"
+    EXTERNAL_ACCESS = "external_access"
+    TEXT_ON_CANVAS = "text_on_canvas"
+    CANVAS_CHANGE = "canvas_change"
     NO_BRUSH_PAINT = "no_brush_paint"
     SKETCH_ERROR = "sketch_error"
     RENDER_TIMEOUT = "render_timeout"
@@ -51,6 +66,9 @@ class WatercolourAction(Action):
     """The policy's raw reply; the environment extracts the sketch from it."""
 
     reply: str = Field(..., description="The model's completion text, fenced or bare JavaScript.")
+    sketch_tokens: int | None = Field(
+        default=None, ge=0, description="Tokens of the extracted sketch under the policy's tokenizer, if known."
+    )
 
 
 class WatercolourObservation(Observation):

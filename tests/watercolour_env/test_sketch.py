@@ -1,4 +1,4 @@
-from watercolour_env.sketch import blank_comments_and_strings, extract_sketch, inspect_sketch
+from watercolour_env.sketch import extract_sketch, inspect_sketch
 
 SKETCH = "function setup() {\n  createCanvas(600, 600, WEBGL);\n}\nfunction draw() {\n  brush.circle(300, 300, 50);\n}"
 
@@ -35,6 +35,7 @@ def test_calls_inside_comments_and_strings_are_not_counted():
     inventory = inspect_sketch(source)
     assert inventory.brush_calls == {"circle": 1}
     assert inventory.shapes == 1
+    assert inventory.urls == ()
 
 
 def test_inventory_counts_fills_shapes_lines_and_tokens():
@@ -45,9 +46,20 @@ def test_inventory_counts_fills_shapes_lines_and_tokens():
     assert inventory.approx_tokens == len(source) // 4
 
 
-def test_blanking_keeps_offsets_and_newlines():
-    source = "a // x\n'b\\'c' /* d\ne */ f"
-    blanked = blank_comments_and_strings(source)
-    assert len(blanked) == len(source)
-    assert blanked.count("\n") == source.count("\n")
-    assert "x" not in blanked and "d" not in blanked and blanked.rstrip().endswith("f")
+def test_a_cut_off_sketch_reports_the_position_of_its_first_syntax_error():
+    inventory = inspect_sketch("function setup() {\n  brush.circle(1, 2")
+    assert inventory.syntax_error is not None and inventory.syntax_error.startswith("line ")
+    assert inspect_sketch(SKETCH).syntax_error is None
+
+
+def test_setup_may_be_a_function_expression_or_an_arrow():
+    assert inspect_sketch("const setup = () => { brush.circle(1, 2, 3); };").has_setup
+    assert inspect_sketch("var setup = function () {};").has_setup
+    assert inspect_sketch("window.setup = async function () {};").has_setup
+    assert not inspect_sketch("const setup = 3;").has_setup
+
+
+def test_create_canvas_arguments_are_read_as_literals():
+    assert inspect_sketch("createCanvas(600, 600, WEBGL);").canvas == (600, 600, "WEBGL")
+    assert inspect_sketch("createCanvas(800, 600);").canvas == (800, 600, None)
+    assert inspect_sketch("createCanvas(w, 600, p5.WEBGL);").canvas == (None, 600, "WEBGL")

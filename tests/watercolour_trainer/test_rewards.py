@@ -23,7 +23,7 @@ def test_a_group_is_scored_through_the_server_and_every_rollout_is_kept(server_u
     assert [(r.group, r.position) for r in kept] == [(0, 0), (0, 1), (0, 2)]
     assert {r.seed for r in kept} == {7}
     assert kept[0].image and (tmp_path / kept[0].image).is_file()
-    assert kept[1].violations == ["no_brush_paint"] and kept[1].image is None
+    assert kept[1].violations == ["bare_primitive", "no_brush_paint"] and kept[1].image is None
     assert (tmp_path / "gallery.html").is_file() and (tmp_path / "curve.csv").is_file()
 
 

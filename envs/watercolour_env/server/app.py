@@ -39,7 +39,8 @@ def build_app(settings: Settings | None = None) -> FastAPI:
     factory = functools.partial(
         WatercolourEnvironment,
         renderer=renderer,
-        rubric=Rubric(settings.weights(), fail_reward=settings.fail_reward),
+        rubric=Rubric(settings.weights(), fail_reward=settings.fail_reward, length_ramp=settings.length_ramp()),
+        strict=settings.strict_allowlist,
         default_subject=settings.default_subject,
         paint_floor=settings.paint_floor,
     )

@@ -1,8 +1,9 @@
 """The gate: which replies are paintings worth scoring, each failure a named `Violation`.
 
-Source checks run before the browser, so a rejected reply costs no render time; the render
-checks (a sketch error, a timeout, a blank canvas) run on the result. A timeout or a crash of
-the browser itself is the infrastructure's failure, reported apart from the sketch's.
+Source checks read the syntax tree (`sketch.inspect_sketch`) before the browser, so a rejected
+reply costs no render time; the render checks (a sketch error, a timeout, a blank canvas) run on
+the result. A crash of the browser itself is the infrastructure's failure, reported apart from
+the sketch's: its reward is None, while a reply that fails the gate still gets a number.
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from watercolour_env.models import Violation
-from watercolour_env.server.render import RenderResult, RenderStatus
-from watercolour_env.sketch import SketchInventory, extract_sketch, inspect_sketch
+from watercolour_env.server.brush_api import brush_methods
+from watercolour_env.server.render import CANVAS_PX, RenderResult, RenderStatus
+from watercolour_env.sketch import ALLOWED_BRUSH_METHODS, SketchInventory, extract_sketch, inspect_sketch
 
 DEFAULT_PAINT_FLOOR = 0.005
 """Paint fraction under which a canvas is blank. The example sketches measured 0.0 (all shapes
@@ -39,8 +41,40 @@ class GateResult:
     infra_failure: bool = False
 
 
-def check_source(reply: str) -> GateResult:
-    """Source checks: a sketch is present, defines `setup` and paints with p5.brush.
+BARE_PRIMITIVES = frozenset(
+    {
+        "point", "line", "rect", "square", "ellipse", "circle", "arc", "triangle", "quad",
+        "beginShape", "vertex", "endShape", "curveVertex", "bezierVertex", "quadraticVertex",
+        "splineVertex", "bezier", "curve", "spline", "beginContour", "endContour",
+        "plane", "box", "sphere", "cylinder", "cone", "ellipsoid", "torus", "image",
+    }
+)  # fmt: skip
+"""p5 drawing functions: called without `brush.` they paint without the medium."""
+
+EXTERNAL_GLOBALS = frozenset(
+    {
+        "fetch", "XMLHttpRequest", "WebSocket", "EventSource", "Worker", "SharedWorker", "eval", "Function",
+        "importScripts", "open", "location", "document", "navigator", "localStorage", "sessionStorage",
+        "indexedDB", "caches", "postMessage", "opener", "Image", "Audio", "FileReader", "RTCPeerConnection",
+        "httpGet", "httpPost", "httpDo", "select", "selectAll", "removeElements",
+    }
+)  # fmt: skip
+"""Globals that reach the network, the page or the browser; `setTimeout` with a string is eval too."""
+
+EXTERNAL_PREFIXES = ("load", "create", "save")
+"""p5's load* (files, images, fonts), create* (DOM and media elements) and save* functions."""
+CANVAS_OK_CREATORS = frozenset({"createCanvas", "createVector", "createGraphics", "createFramebuffer"})
+TEXT_FUNCTIONS = frozenset({"text", "textFont", "textSize", "textAlign", "textStyle", "textWrap"})
+CANVAS_CHANGES = frozenset({"resizeCanvas", "pixelDensity", "setAttributes", "fullscreen", "noCanvas"})
+
+
+def check_source(reply: str, strict: bool = True, known_methods: frozenset[str] | None = None) -> GateResult:
+    """Source checks, before any render: every violation the code shows, not only the first.
+
+    Args:
+        reply: the model's raw completion.
+        strict: reject real p5.brush methods outside the ten-method allowlist (training default).
+        known_methods: the installed p5.brush API; read from the package when None.
 
     Returns:
         A result with `passed=True` when the reply may go to the renderer.
@@ -49,12 +83,46 @@ def check_source(reply: str) -> GateResult:
     if sketch is None:
         return GateResult(False, [Violation.NO_SKETCH])
     inventory = inspect_sketch(sketch)
-    violations = []
-    if not inventory.has_setup:
-        violations.append(Violation.NO_SETUP)
-    if not inventory.paints_with_brush:
-        violations.append(Violation.NO_BRUSH_PAINT)
+    known = brush_methods() if known_methods is None else known_methods
+    violations = source_violations(inventory, known, strict)
     return GateResult(not violations, violations, sketch, inventory)
+
+
+def source_violations(inventory: SketchInventory, known_methods: frozenset[str], strict: bool) -> list[Violation]:
+    """The source violations of an inventory, in a fixed order."""
+    found = []
+    calls = inventory.global_calls
+    if inventory.syntax_error:
+        found.append(Violation.SYNTAX_ERROR)
+    if not inventory.has_setup:
+        found.append(Violation.NO_SETUP)
+    width, height, renderer = inventory.canvas or (None, None, None)
+    if renderer != "WEBGL":
+        found.append(Violation.CANVAS_NOT_WEBGL)
+    if inventory.canvas is not None and (width, height) != (CANVAS_PX, CANVAS_PX):
+        found.append(Violation.CANVAS_SIZE)
+    methods = set(inventory.brush_calls)
+    if methods - known_methods:
+        found.append(Violation.UNKNOWN_BRUSH_METHOD)
+    if strict and (methods & known_methods) - set(ALLOWED_BRUSH_METHODS):
+        found.append(Violation.BRUSH_METHOD_NOT_ALLOWED)
+    if BARE_PRIMITIVES & set(calls):
+        found.append(Violation.BARE_PRIMITIVE)
+    if _reaches_outside(inventory):
+        found.append(Violation.EXTERNAL_ACCESS)
+    if TEXT_FUNCTIONS & set(calls):
+        found.append(Violation.TEXT_ON_CANVAS)
+    if CANVAS_CHANGES & set(calls):
+        found.append(Violation.CANVAS_CHANGE)
+    if not inventory.paints_with_brush:
+        found.append(Violation.NO_BRUSH_PAINT)
+    return found
+
+
+def _reaches_outside(inventory: SketchInventory) -> bool:
+    names = set(inventory.global_calls) | inventory.references | inventory.constructed
+    p5_io = {n for n in inventory.global_calls if n.startswith(EXTERNAL_PREFIXES)} - CANVAS_OK_CREATORS
+    return bool(inventory.dynamic_import or inventory.urls or p5_io or names & EXTERNAL_GLOBALS)
 
 
 def check_render(source: GateResult, render: RenderResult, paint_floor: float = DEFAULT_PAINT_FLOOR) -> GateResult:

@@ -18,15 +18,19 @@ LENGTH_RAMP_FULL_TOKENS = 3000
 LENGTH_RUNAWAY_TOKENS = 6000
 """The seed's length term: zero below ~150 tokens, linear to one at ~3,000, zero past ~6,000
 (runaway output). Source: the original author's notes, "a code length ramp targeting around
-3,000 tokens"."""
+3,000 tokens"; the bounds are settings (`WATERCOLOUR_LENGTH_*_TOKENS`)."""
 
 
-def length_score(tokens: int) -> float:
-    """The length ramp in [0, 1] for a sketch of `tokens` tokens."""
-    if tokens < LENGTH_RAMP_START_TOKENS or tokens > LENGTH_RUNAWAY_TOKENS:
+def length_score(
+    tokens: int,
+    start: int = LENGTH_RAMP_START_TOKENS,
+    full: int = LENGTH_RAMP_FULL_TOKENS,
+    runaway: int = LENGTH_RUNAWAY_TOKENS,
+) -> float:
+    """The length ramp in [0, 1]: 0 below `start` tokens, 1 from `full` to `runaway`, 0 past it."""
+    if tokens < start or tokens > runaway:
         return 0.0
-    span = LENGTH_RAMP_FULL_TOKENS - LENGTH_RAMP_START_TOKENS
-    return min(1.0, (tokens - LENGTH_RAMP_START_TOKENS) / span)
+    return min(1.0, (tokens - start) / max(1, full - start))
 
 
 @dataclass(frozen=True)
@@ -55,12 +59,21 @@ class Rubric:
         0.0
     """
 
-    def __init__(self, weights: RubricWeights, fail_reward: float = 0.0) -> None:
+    def __init__(
+        self, weights: RubricWeights, fail_reward: float = 0.0, length_ramp: tuple[int, int, int] | None = None
+    ) -> None:
         self.weights = weights
         self.fail_reward = fail_reward
+        self.length_ramp = length_ramp or (LENGTH_RAMP_START_TOKENS, LENGTH_RAMP_FULL_TOKENS, LENGTH_RUNAWAY_TOKENS)
 
-    def score(self, gate: GateResult) -> RubricScore:
-        """Scores one gated reply; see the module docstring for the None / 0.0 rule."""
+    def score(self, gate: GateResult, sketch_tokens: int | None = None) -> RubricScore:
+        """Scores one gated reply; see the module docstring for the None / 0.0 rule.
+
+        Args:
+            gate: the gate's verdict, with the render when one was made.
+            sketch_tokens: the sketch's length under the policy's tokenizer; approximated from
+                its characters when None.
+        """
         w = self.weights
         if gate.infra_failure:
             components = [
@@ -78,7 +91,9 @@ class Rubric:
         assert gate.inventory is not None and gate.render is not None and gate.render.png is not None
         values = {
             "gate": 1.0,
-            "length": length_score(gate.inventory.approx_tokens),
+            "length": length_score(
+                gate.inventory.approx_tokens if sketch_tokens is None else sketch_tokens, *self.length_ramp
+            ),
             "image_stats": image_stats_score(gate.render.png)[0],
         }
         components = [

@@ -10,7 +10,12 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from watercolour_env.errors import ConfigError
 from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR
 from watercolour_env.server.prompt import DEFAULT_SUBJECT
-from watercolour_env.server.rubric import RubricWeights
+from watercolour_env.server.rubric import (
+    LENGTH_RAMP_FULL_TOKENS,
+    LENGTH_RAMP_START_TOKENS,
+    LENGTH_RUNAWAY_TOKENS,
+    RubricWeights,
+)
 
 
 class Settings(BaseSettings):
@@ -32,9 +37,22 @@ class Settings(BaseSettings):
     default_subject: str = DEFAULT_SUBJECT
     paint_floor: float = Field(DEFAULT_PAINT_FLOOR, ge=0, le=1)
     fail_reward: float = Field(0.0, ge=0, le=1)
+    strict_allowlist: bool = True
+    length_start_tokens: int = Field(LENGTH_RAMP_START_TOKENS, ge=0)
+    length_full_tokens: int = Field(LENGTH_RAMP_FULL_TOKENS, ge=1)
+    length_runaway_tokens: int = Field(LENGTH_RUNAWAY_TOKENS, ge=1)
     weight_gate: float = Field(0.05, ge=0, le=1)
     weight_length: float = Field(0.05, ge=0, le=1)
     weight_image_stats: float = Field(0.90, ge=0, le=1)
+
+    @model_validator(mode="after")
+    def _length_ramp_rises(self) -> Settings:
+        if not self.length_start_tokens < self.length_full_tokens <= self.length_runaway_tokens:
+            raise ValueError(
+                "WATERCOLOUR_LENGTH_START_TOKENS < WATERCOLOUR_LENGTH_FULL_TOKENS <= "
+                "WATERCOLOUR_LENGTH_RUNAWAY_TOKENS must hold"
+            )
+        return self
 
     @model_validator(mode="after")
     def _weights_sum_to_one(self) -> Settings:
@@ -45,6 +63,10 @@ class Settings(BaseSettings):
                 "WATERCOLOUR_WEIGHT_LENGTH and WATERCOLOUR_WEIGHT_IMAGE_STATS to sum to 1"
             )
         return self
+
+    def length_ramp(self) -> tuple[int, int, int]:
+        """(start, full, runaway) token counts of the length term."""
+        return self.length_start_tokens, self.length_full_tokens, self.length_runaway_tokens
 
     def weights(self) -> RubricWeights:
         """The rubric weights these settings describe."""

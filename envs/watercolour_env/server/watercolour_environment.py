@@ -36,8 +36,10 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
     Reward: in [0, 1] from the rubric; `fail_reward` (0.0) for a reply the gate rejects; None
         when the infrastructure failed (status "infra_error").
     Episode end: after one `step` (`done=True`); a second step needs a new `reset`.
-    Arguments: a shared `Renderer`, a `Rubric`, the default subject and the blank-canvas floor.
-    Version history: 0.1 (issue 2) gate on source and render, placeholder image-stats scorer.
+    Arguments: a shared `Renderer`, a `Rubric`, the default subject, the blank-canvas floor and
+        whether real p5.brush methods outside the allowlist are violations (`strict`).
+    Version history: 0.1 (issue 2) gate on source and render, placeholder image-stats scorer;
+        0.2 (issue 4) gate on a tree-sitter syntax tree with every violation named.
 
     Example:
         >>> env = WatercolourEnvironment(renderer, Rubric(RubricWeights()))  # doctest: +SKIP
@@ -53,12 +55,14 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         rubric: Rubric,
         default_subject: str = DEFAULT_SUBJECT,
         paint_floor: float = DEFAULT_PAINT_FLOOR,
+        strict: bool = True,
     ) -> None:
         super().__init__()
         self._renderer = renderer
         self._rubric = rubric
         self._default_subject = default_subject
         self._paint_floor = paint_floor
+        self._strict = strict
         self._state = WatercolourState()
         self._reset_done = False
 
@@ -99,11 +103,11 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         if self._state.status is not EpisodeStatus.READY:
             raise WatercolourError("the episode is over; call reset to start another")
         self._state.step_count += 1
-        gate = check_source(action.reply)
+        gate = check_source(action.reply, strict=self._strict)
         if gate.passed:
             render = self._renderer.render(gate.sketch or "", seed=self._state.seed, deadline_s=timeout_s)
             gate = check_render(gate, render, self._paint_floor)
-        score = self._rubric.score(gate)
+        score = self._rubric.score(gate, action.sketch_tokens)
         if gate.infra_failure:
             status = EpisodeStatus.INFRA_ERROR
         else:

@@ -11,12 +11,12 @@ def test_a_reply_with_no_code_is_no_sketch():
 def test_bare_p5_primitives_are_rejected_before_rendering():
     gate = check_source(example("bare_primitives.js"))
     assert not gate.passed
-    assert gate.violations == [Violation.NO_BRUSH_PAINT]
+    assert gate.violations == [Violation.BARE_PRIMITIVE, Violation.NO_BRUSH_PAINT]
 
 
-def test_a_fenced_block_without_setup_names_both_violations():
+def test_a_fenced_block_without_setup_names_every_violation():
     gate = check_source("```js\nfunction draw() { background(0); }\n```")
-    assert gate.violations == [Violation.NO_SETUP, Violation.NO_BRUSH_PAINT]
+    assert gate.violations == [Violation.NO_SETUP, Violation.CANVAS_NOT_WEBGL, Violation.NO_BRUSH_PAINT]
 
 
 def test_a_typical_sketch_passes_the_source_checks():

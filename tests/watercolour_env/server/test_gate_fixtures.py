@@ -1,0 +1,34 @@
+"""The gate's fixture table: every source violation has a sketch that must trigger it, and a
+dozen ordinary sketches (commented, helpers, loops, Math.*, arrows) must pass untouched."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from watercolour_env.models import Violation
+from watercolour_env.server.gate import check_source
+
+GATE = Path(__file__).resolve().parents[2] / "fixtures" / "sketches" / "gate"
+EXPECTED = json.loads((GATE / "expected.json").read_text())
+
+SOURCE_VIOLATIONS = set(Violation) - {Violation.SKETCH_ERROR, Violation.RENDER_TIMEOUT, Violation.BLANK_CANVAS}
+
+
+@pytest.mark.parametrize(("name", "violations"), sorted(EXPECTED.items()))
+def test_each_fixture_gets_exactly_its_expected_violations(name, violations):
+    gate = check_source((GATE / name).read_text())
+    assert [v.value for v in gate.violations] == violations
+    assert gate.passed == (violations == [])
+
+
+def test_the_table_covers_every_source_violation_and_at_least_ten_passing_sketches():
+    covered = {Violation(v) for vs in EXPECTED.values() for v in vs}
+    assert covered == SOURCE_VIOLATIONS
+    assert sum(1 for vs in EXPECTED.values() if not vs) >= 10
+
+
+def test_outside_strict_mode_real_methods_beyond_the_allowlist_pass():
+    source = (GATE / "real_method_outside_allowlist.js").read_text()
+    assert check_source(source, strict=False).passed
+    assert check_source(source, strict=True).violations == [Violation.BRUSH_METHOD_NOT_ALLOWED]
