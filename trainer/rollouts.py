@@ -4,8 +4,9 @@ Layout of a rollouts folder:
     rollouts.jsonl   one JSON object per rollout (step, group, position, completion, sketch,
                      reward, status, components, violations, image path)
     paintings/       step0001-g00-p00.png, ... (only rollouts that rendered)
-    curve.csv        per step: rollouts, reward mean and std (scored rollouts), gate failure
-                     fraction, infrastructure failure fraction
+    curve.csv        per step: rollouts, reward mean and population std over rollouts with a
+                     reward (gate failures count as 0.0, unscored ones are left out, as in
+                     GRPO's group statistics), gate failure and infrastructure failure fractions
     gallery.html     the paintings by step, best first within a step
 """
 
@@ -14,12 +15,16 @@ from __future__ import annotations
 import base64
 import csv
 import json
+import logging
 import statistics
 import threading
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from watercolour_trainer.gallery import write_gallery
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -48,11 +53,16 @@ class RolloutLog:
     """Appends rollouts and keeps `curve.csv` and `gallery.html` current; thread-safe.
 
     Args:
-        folder: the rollouts folder; created if missing.
+        folder: the rollouts folder; created if missing. A folder that already holds a run is
+            renamed `<folder>-<timestamp>` first, so runs never mix and nothing is lost.
     """
 
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
+        if (self.folder / "rollouts.jsonl").exists():
+            kept = self.folder.with_name(f"{self.folder.name}-{time.strftime('%Y%m%d-%H%M%S')}")
+            self.folder.rename(kept)
+            log.warning("a previous run's rollouts were in %s; moved them to %s", self.folder, kept)
         (self.folder / "paintings").mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._rollouts: list[Rollout] = []
@@ -88,7 +98,7 @@ CURVE_FIELDS = ("step", "rollouts", "reward_mean", "reward_std", "gate_fail_frac
 
 
 def curve_rows(rollouts: list[Rollout]) -> list[dict[str, object]]:
-    """Per-step statistics; reward mean and std over scored rollouts only (None excluded)."""
+    """Per-step statistics; reward mean and population std over rollouts whose reward is not None."""
     rows = []
     for step in sorted({r.step for r in rollouts}):
         at_step = [r for r in rollouts if r.step == step]

@@ -73,7 +73,7 @@ def build_dataset(args: WatercolourArguments, tokenizer) -> Dataset:  # noqa: AN
 
 def main(argv: list[str] | None = None) -> None:
     """Trains, then prints where the gallery and the curve are."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", force=True)
     parser = TrlParser((WatercolourArguments, GRPOConfig))
     args, config = parser.parse_args_and_config(args=argv)
     started = time.perf_counter()

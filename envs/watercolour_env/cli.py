@@ -9,7 +9,22 @@ from pathlib import Path
 
 import typer
 
-app = typer.Typer(help="Teach language models to paint watercolours with p5.brush.", no_args_is_help=True)
+app = typer.Typer(
+    help="Teach language models to paint watercolours with p5.brush.",
+    no_args_is_help=True,
+    pretty_exceptions_show_locals=False,
+)
+
+
+def main() -> None:
+    """Console entry point: project errors (bad settings, no browser) print one line, exit 2."""
+    from watercolour_env.errors import WatercolourError
+
+    try:
+        app()
+    except WatercolourError as err:
+        typer.echo(f"error: {err}", err=True)
+        raise SystemExit(2) from None
 
 
 @app.callback()
@@ -116,4 +131,4 @@ def demo(ctx: typer.Context) -> None:
 
 
 if __name__ == "__main__":
-    app()
+    main()

@@ -43,3 +43,13 @@ def test_the_log_writes_jsonl_paintings_curve_and_a_gallery_sorted_by_reward(tmp
         assert next(csv.DictReader(f))["rollouts"] == "3"
     page = (tmp_path / "gallery.html").read_text()
     assert page.index("step0001-g00-p01.png") < page.index("step0001-g00-p00.png")
+
+
+def test_a_second_run_into_the_same_folder_moves_the_first_aside(tmp_path):
+    first = RolloutLog(tmp_path / "rollouts")
+    first.add(rollout(1, 0.5, "scored"), None)
+    second = RolloutLog(tmp_path / "rollouts")
+    assert second.rollouts == []
+    assert not (tmp_path / "rollouts" / "rollouts.jsonl").exists()
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith("rollouts-")]
+    assert len(kept) == 1 and (kept[0] / "rollouts.jsonl").is_file()

@@ -36,7 +36,7 @@ function draw() {{
   translate(-width / 2, -height / 2);
   background(250, 246, 238);
   brush.noStroke();
-  brush.fill("#f08a6c", 110);
+  brush.fill("#f08a6c", 160);
   brush.fillBleed(0.3);
   brush.circle(300, 300, 150);
   brush.fill("#e0533f", 150);
@@ -51,7 +51,7 @@ function draw() {{
 REPLY_PRIMER = (
     "```js\nfunction setup() {\n  createCanvas(600, 600, WEBGL);\n  angleMode(DEGREES);\n  noLoop();\n}\n"
     "function draw() {\n  translate(-width / 2, -height / 2);\n  background(250, 246, 238);\n"
-    '  brush.noStroke();\n  brush.fill("#f08a6c", 110);\n  brush.fillBleed(0.3);\n'
+    '  brush.noStroke();\n  brush.fill("#f08a6c", 160);\n  brush.fillBleed(0.3);\n'
     '  brush.circle(300, 300, 150);\n  brush.fill("#'
 )
 """The first lines of a reply (the canvas boilerplate and one wash), for policies too small to

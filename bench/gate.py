@@ -1,0 +1,59 @@
+"""Gate benchmark: source checks on the example sketches, without the render.
+
+    watercolour bench gate [--reps 200]
+
+Times `check_source` (tree-sitter parse, inventory, every violation) per example sketch against
+a baseline measured in the same run: the public reproduction's approach, regular expressions
+over code with comments stripped. Prints milliseconds per call (median, min, max) and the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import time
+from pathlib import Path
+
+from watercolour_env.server.brush_api import brush_methods
+from watercolour_env.server.gate import check_source
+
+REPO = Path(__file__).resolve().parents[1]
+SKETCHES = {"trivial": "trivial.js", "typical": "hibiscus.js", "rich": "rich.js"}
+_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+_PATTERNS = [re.compile(p) for p in (r"\bfunction\s+setup\s*\(", r"brush\.\w+\s*\(", r"\b(ellipse|rect|point|line)\(")]
+
+
+def regex_gate(source: str) -> list[bool]:
+    """The baseline: strip comments, then search a few patterns (names in strings still match)."""
+    code = _COMMENTS.sub("", source)
+    return [bool(p.search(code)) for p in _PATTERNS]
+
+
+def timed_ms(fn, arg: str, reps: int) -> list[float]:  # noqa: ANN001
+    times = []
+    for _ in range(reps):
+        started = time.perf_counter()
+        fn(arg)
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--reps", type=int, default=200)
+    args = parser.parse_args(argv)
+    brush_methods()  # read the package's export list once, as the server does at start-up
+    print(f"{'sketch':<9} {'regex baseline ms':>20} {'check_source ms':>22} {'ratio':>7}")
+    for name, file in SKETCHES.items():
+        source = (REPO / "examples" / "sketches" / file).read_text()
+        base, ours = timed_ms(regex_gate, source, args.reps), timed_ms(check_source, source, args.reps)
+        b, o = statistics.median(base), statistics.median(ours)
+        print(
+            f"{name:<9} {b:8.3f} ({min(base):.3f}-{max(base):.3f}) {o:8.3f} ({min(ours):.3f}-{max(ours):.3f})"
+            f" {o / b:6.1f}x"
+        )
+
+
+if __name__ == "__main__":
+    main()
