@@ -56,6 +56,8 @@ class SketchInventory:
         member_calls: call sites per `object.method` of objects other than `brush`.
         constructed: names used with `new`, e.g. {"Worker"}.
         references: every identifier the code reads or writes (globals via `window.` included).
+        declared: names the sketch declares itself (variables, functions, parameters, classes);
+            a call or reference to one of them is to the sketch's own code, not a global.
         urls: string literals that look like a URL or a data URI.
         dynamic_import: whether the code calls `import(...)`.
         has_setup: whether the sketch defines `setup`.
@@ -74,6 +76,7 @@ class SketchInventory:
     member_calls: dict[str, int] = field(default_factory=dict)
     constructed: frozenset[str] = frozenset()
     references: frozenset[str] = frozenset()
+    declared: frozenset[str] = frozenset()
     urls: tuple[str, ...] = ()
     dynamic_import: bool = False
     has_setup: bool = False
@@ -138,6 +141,7 @@ def inspect_sketch(source: str) -> SketchInventory:
         member_calls=dict(facts.member_calls),
         constructed=frozenset(facts.constructed),
         references=frozenset(facts.references),
+        declared=frozenset(facts.declared),
         urls=tuple(facts.urls),
         dynamic_import=facts.dynamic_import,
         has_setup=facts.has_setup,
@@ -175,6 +179,7 @@ class _Facts:
         self.member_calls: Counter[str] = Counter()
         self.constructed: set[str] = set()
         self.references: set[str] = set()
+        self.declared: set[str] = set()
         self.urls: list[str] = []
         self.dynamic_import = False
         self.has_setup = False
@@ -191,8 +196,10 @@ class _Facts:
         elif kind == "new_expression":
             constructor = node.child_by_field_name("constructor")
             self.constructed.add(self._global_name(constructor) or _text(constructor))
-        elif kind == "identifier":
+        elif kind in ("identifier", "shorthand_property_identifier_pattern"):
             self.references.add(_text(node))
+            if _declares(node):
+                self.declared.add(_text(node))
         elif kind == "member_expression":
             name = self._global_name(node)
             if name:
@@ -241,6 +248,31 @@ class _Facts:
         if obj is not None and obj.type == "identifier" and _text(obj) in GLOBAL_OBJECTS:
             return _text(node.child_by_field_name("property"))
         return None
+
+
+_DECLARING_PARENTS = frozenset(
+    {
+        "formal_parameters", "array_pattern", "object_pattern", "rest_pattern", "pair_pattern",
+        "catch_clause", "class_declaration", "function_declaration", "generator_function_declaration",
+        "function_expression", "import_specifier", "namespace_import", "import_clause",
+    }
+)  # fmt: skip
+
+
+def _declares(node: Node) -> bool:
+    """Whether this identifier is the name being declared (not a use of a name)."""
+    parent = node.parent
+    if parent is None:
+        return False
+    if parent.type in ("variable_declarator", "assignment_pattern"):
+        return parent.child_by_field_name("name" if parent.type == "variable_declarator" else "left") == node
+    if parent.type == "arrow_function":
+        return parent.child_by_field_name("parameter") == node
+    if parent.type in ("for_in_statement",):
+        return parent.child_by_field_name("left") == node
+    if parent.type in ("function_declaration", "function_expression", "class_declaration"):
+        return parent.child_by_field_name("name") == node
+    return parent.type in _DECLARING_PARENTS
 
 
 def _canvas_arguments(arguments: Node | None) -> tuple[int | None, int | None, str | None]:

@@ -91,7 +91,8 @@ def check_source(reply: str, strict: bool = True, known_methods: frozenset[str] 
 def source_violations(inventory: SketchInventory, known_methods: frozenset[str], strict: bool) -> list[Violation]:
     """The source violations of an inventory, in a fixed order."""
     found = []
-    calls = inventory.global_calls
+    # a function the sketch defines itself (say `function circle(...)` around brush.circle) is not p5's
+    calls = {name: n for name, n in inventory.global_calls.items() if name not in inventory.declared}
     if inventory.syntax_error:
         found.append(Violation.SYNTAX_ERROR)
     if not inventory.has_setup:
@@ -120,8 +121,8 @@ def source_violations(inventory: SketchInventory, known_methods: frozenset[str],
 
 
 def _reaches_outside(inventory: SketchInventory) -> bool:
-    names = set(inventory.global_calls) | inventory.references | inventory.constructed
-    p5_io = {n for n in inventory.global_calls if n.startswith(EXTERNAL_PREFIXES)} - CANVAS_OK_CREATORS
+    names = (set(inventory.global_calls) | inventory.references | inventory.constructed) - inventory.declared
+    p5_io = {n for n in names & set(inventory.global_calls) if n.startswith(EXTERNAL_PREFIXES)} - CANVAS_OK_CREATORS
     return bool(inventory.dynamic_import or inventory.urls or p5_io or names & EXTERNAL_GLOBALS)
 
 
