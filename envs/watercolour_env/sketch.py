@@ -41,7 +41,7 @@ BRUSH_PAINT_METHODS = frozenset(
 # Objects whose members are globals: `window.fetch(...)` is `fetch(...)`.
 GLOBAL_OBJECTS = frozenset({"window", "self", "globalThis", "top", "parent", "frames"})
 
-_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
+_FENCE = re.compile(r"(```|~~~)[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:\1|\Z)", re.DOTALL)
 _LANGUAGE = Language(tree_sitter_javascript.language())
 _local = threading.local()
 
@@ -96,7 +96,7 @@ class SketchInventory:
 def extract_sketch(reply: str) -> str | None:
     """Returns the JavaScript of a model reply, or None when it holds no sketch.
 
-    Fenced blocks (```js, ```javascript, ```p5, bare ```) win over bare code; of several
+    Fenced blocks (```js, ```javascript, ```p5, bare ``` or ~~~) win over bare code; of several
     blocks, the first that defines `setup` is taken, else the longest (so the gate can name
     the missing `setup`). A reply without fences is taken whole only if it defines `setup`, so
     prose is never mistaken for code. An unterminated fence (a reply cut off by the token
@@ -108,7 +108,7 @@ def extract_sketch(reply: str) -> str | None:
     Returns:
         The sketch source, stripped, or None.
     """
-    blocks = [m.group(2) for m in _FENCE.finditer(reply)]
+    blocks = [m.group(3) for m in _FENCE.finditer(reply)]
     for block in blocks:
         if defines_setup(block):
             return block.strip()

@@ -30,3 +30,12 @@ def test_a_second_step_in_one_episode_is_an_error():
     assert obs.status is EpisodeStatus.REJECTED
     with pytest.raises(WatercolourError, match="reset"):
         env.step(WatercolourAction(reply=example("bare_primitives.js")))
+
+
+def test_a_syntax_error_is_rejected_before_rendering_with_the_parsers_position():
+    env = WatercolourEnvironment(Renderer(workers=1), Rubric(RubricWeights()))  # never started
+    env.reset(seed=1)
+    obs = env.step(WatercolourAction(reply="```js\nfunction setup() {\n  brush.circle(1, 2\n```"))
+    assert "syntax_error" in [v.value for v in obs.violations]
+    assert obs.detail.startswith("syntax error at line ")
+    assert obs.render_ms is None and obs.reward == 0.0

@@ -63,3 +63,7 @@ def test_create_canvas_arguments_are_read_as_literals():
     assert inspect_sketch("createCanvas(600, 600, WEBGL);").canvas == (600, 600, "WEBGL")
     assert inspect_sketch("createCanvas(800, 600);").canvas == (800, 600, None)
     assert inspect_sketch("createCanvas(w, 600, p5.WEBGL);").canvas == (None, 600, "WEBGL")
+
+
+def test_a_tilde_fence_is_a_fence_too():
+    assert extract_sketch(f"Here:\n~~~javascript\n{SKETCH}\n~~~\n") == SKETCH

@@ -17,7 +17,7 @@ from watercolour_env.models import (
     WatercolourObservation,
     WatercolourState,
 )
-from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR, check_render, check_source
+from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR, GateResult, check_render, check_source
 from watercolour_env.server.prompt import DEFAULT_SUBJECT, SYSTEM_PROMPT, user_prompt
 from watercolour_env.server.render import Renderer
 from watercolour_env.server.rubric import Rubric
@@ -126,7 +126,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             render_ms=render.elapsed_ms if render else None,
             renderer=render.renderer if render else "",
             image_png_b64=base64.b64encode(png).decode() if png and self._state.return_image else None,
-            detail=render.detail if render else "",
+            detail=render.detail if render else _source_detail(gate),
         )
 
     @property
@@ -146,3 +146,10 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             prompt=user_prompt(s.subject),
             **fields,
         )
+
+
+def _source_detail(gate: GateResult) -> str:
+    """Where the parser stopped, for a reply rejected before rendering with a syntax error."""
+    if gate.inventory is not None and gate.inventory.syntax_error:
+        return f"syntax error at {gate.inventory.syntax_error}"
+    return ""
