@@ -27,6 +27,10 @@ def main() -> None:
         raise SystemExit(2) from None
 
 
+pool_app = typer.Typer(help="Build a reference pool: render sketches, see the tiers at a glance.", no_args_is_help=True)
+app.add_typer(pool_app, name="pool")
+
+
 @app.callback()
 def _main(verbose: bool = typer.Option(False, "--verbose", "-v", help="Log at INFO level.")) -> None:
     logging.basicConfig(
@@ -105,6 +109,37 @@ def train(ctx: typer.Context) -> None:
     except ImportError as err:
         raise typer.BadParameter(f"the trainer needs the `train` extra: pip install -e '.[train]' ({err})") from err
     train_main(list(ctx.args))
+
+
+@pool_app.command("render")
+def pool_render(
+    folder: Path = typer.Argument(..., exists=True, file_okay=False, help="Pool folder with sketches/*.js."),
+    workers: int = typer.Option(None, help="Parallel renders; the CPU count when omitted."),
+    seed: int = typer.Option(0, help="Render seed of new paintings."),
+) -> None:
+    """Render every sketch of a pool folder (parallel, resumable) and update pool.jsonl."""
+    from watercolour_env.server.pool_tools import render_folder
+    from watercolour_env.server.render import Renderer
+    from watercolour_env.server.settings import load_settings
+
+    settings = load_settings()
+    with Renderer(workers=workers or settings.render_workers, chromium_path=settings.chromium_path) as renderer:
+        summary = render_folder(folder, renderer, seed=seed)
+    typer.echo(f"rendered {len(summary.rendered)}, up to date {len(summary.skipped)}, failed {len(summary.failed)}")
+    for name, reason in summary.failed.items():
+        typer.echo(f"  {name}: {reason}")
+
+
+@pool_app.command("sheet")
+def pool_sheet(
+    folder: Path = typer.Argument(..., exists=True, file_okay=False, help="A rendered pool folder."),
+) -> None:
+    """Write a contact sheet per tier and summary statistics under FOLDER/sheets/."""
+    from watercolour_env.server.pool_tools import contact_sheets
+
+    summary = contact_sheets(folder)
+    typer.echo(json.dumps(summary, indent=2))
+    typer.echo(f"sheets: {folder / 'sheets'}")
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})

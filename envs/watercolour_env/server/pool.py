@@ -1,0 +1,247 @@
+"""The reference pool: hand-rated paintings in tiers love / okay / nope that define the taste.
+
+"What the pool contains is the reward function": the pairwise judge compares a rollout with
+references drawn from it, and the embedded scorer is fitted on its tiers. A pool is a folder or
+a Hugging Face dataset with one row per painting; both load into the same `Pool`.
+
+Folder layout:
+    pool.jsonl        one JSON object per painting: id, tier (love / okay / nope, or null while
+                      unrated), image, sketch (paths relative to the folder), subject, author,
+                      seed, notes
+    images/<id>.png   the 600x600 render
+    sketches/<id>.js  the p5.brush source that made it
+"""
+
+from __future__ import annotations
+
+import enum
+import io
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from PIL import Image
+
+from watercolour_env.errors import ConfigError
+
+MANIFEST = "pool.jsonl"
+
+
+class Tier(str, enum.Enum):
+    """A hand rating: `love` (the taste to reach), `okay`, `nope` (a counter-example)."""
+
+    LOVE = "love"
+    OKAY = "okay"
+    NOPE = "nope"
+
+
+@dataclass
+class PoolRow:
+    """One painting's manifest row; `tier` is None until it is rated."""
+
+    id: str
+    image: str
+    sketch: str
+    tier: Tier | None = None
+    subject: str = "a peach hibiscus"
+    author: str = ""
+    seed: int = 0
+    notes: str = ""
+
+    def to_json(self) -> dict:
+        """The row as written to pool.jsonl."""
+        row = asdict(self)
+        row["tier"] = self.tier.value if self.tier else None
+        return row
+
+    @classmethod
+    def from_json(cls, row: dict) -> PoolRow:
+        """Parses a pool.jsonl row.
+
+        Raises:
+            ValueError: an unknown tier or a missing field.
+        """
+        fields = {k: row[k] for k in ("id", "image", "sketch") if k in row}
+        if len(fields) < 3:
+            raise ValueError(f"pool row lacks id, image or sketch: {row}")
+        tier = row.get("tier")
+        return cls(
+            **fields,
+            tier=Tier(tier) if tier else None,
+            subject=row.get("subject", "a peach hibiscus"),
+            author=row.get("author", ""),
+            seed=int(row.get("seed", 0)),
+            notes=row.get("notes", ""),
+        )
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A rated painting of the pool, image in memory."""
+
+    id: str
+    tier: Tier
+    png: bytes
+    sketch: str
+    subject: str
+    author: str
+    seed: int
+    notes: str
+
+
+class Pool:
+    """Rated paintings, validated: at least one `love` and one `okay`, every image readable.
+
+    Args:
+        references: the rated paintings.
+        source: where the pool came from (a folder path or `user/name@revision`), for messages.
+
+    Raises:
+        ConfigError: no `love` or no `okay` painting.
+
+    Example:
+        >>> pool = Pool.load("pools/starter")  # doctest: +SKIP
+        >>> len(pool.tier(Tier.LOVE)), len(pool.tier(Tier.OKAY))  # doctest: +SKIP
+        (15, 20)
+    """
+
+    def __init__(self, references: list[Reference], source: str = "") -> None:
+        self.references = references
+        self.source = source
+        missing = [t.value for t in (Tier.LOVE, Tier.OKAY) if not self.tier(t)]
+        if missing:
+            raise ConfigError(f"the pool {source or '(in memory)'} has no {' and no '.join(missing)} painting")
+
+    def tier(self, tier: Tier) -> list[Reference]:
+        """The references of one tier, in pool order."""
+        return [r for r in self.references if r.tier is tier]
+
+    def counts(self) -> dict[str, int]:
+        """Paintings per tier, e.g. {"love": 15, "okay": 20, "nope": 15}."""
+        return {t.value: len(self.tier(t)) for t in Tier}
+
+    @classmethod
+    def load(cls, spec: str) -> Pool:
+        """A pool from a folder path, or from a Hugging Face dataset `user/name[@revision]`.
+
+        Raises:
+            ConfigError: the pool cannot be read or fails validation.
+        """
+        path = Path(spec).expanduser()
+        if path.exists():
+            return cls.from_folder(path)
+        if spec.count("/") == 1 and not spec.startswith((".", "/")):
+            repo, _, revision = spec.partition("@")
+            return cls.from_hub(repo, revision or None)
+        raise ConfigError(f"no pool at {spec!r}: give a folder or a Hugging Face dataset id user/name[@revision]")
+
+    @classmethod
+    def from_folder(cls, folder: Path) -> Pool:
+        """Reads `pool.jsonl`, the images and the sketches of a folder; unrated rows are left out.
+
+        Raises:
+            ConfigError: a missing manifest, an unreadable image or sketch, or failed validation.
+        """
+        folder = Path(folder)
+        rows = read_manifest(folder)
+        references = []
+        for row in rows:
+            if row.tier is None:
+                continue
+            try:
+                png = (folder / row.image).read_bytes()
+                check_image(png)
+                sketch = (folder / row.sketch).read_text(encoding="utf-8")
+            except (OSError, ValueError) as err:
+                raise ConfigError(f"pool {folder}: painting {row.id}: {err}") from err
+            references.append(Reference(row.id, row.tier, png, sketch, row.subject, row.author, row.seed, row.notes))
+        return cls(references, source=str(folder))
+
+    @classmethod
+    def from_rows(cls, rows: list[dict], source: str) -> Pool:
+        """A pool from dataset rows with an `image` (PIL image or PNG bytes) and the manifest fields."""
+        references = []
+        for row in rows:
+            if not row.get("tier"):
+                continue
+            image = row["image"]
+            if isinstance(image, Image.Image):
+                buffer = io.BytesIO()
+                image.save(buffer, format="PNG")
+                png = buffer.getvalue()
+            else:
+                png = image["bytes"] if isinstance(image, dict) else bytes(image)
+            try:
+                check_image(png)
+            except ValueError as err:
+                raise ConfigError(f"pool {source}: painting {row.get('id')}: {err}") from err
+            references.append(
+                Reference(
+                    str(row["id"]),
+                    Tier(row["tier"]),
+                    png,
+                    row.get("sketch", ""),
+                    row.get("subject", ""),
+                    row.get("author", ""),
+                    int(row.get("seed", 0)),
+                    row.get("notes", ""),
+                )
+            )
+        return cls(references, source=source)
+
+    @classmethod
+    def from_hub(cls, repo_id: str, revision: str | None = None) -> Pool:
+        """A pool from a Hugging Face dataset (split `train`), pinned by revision when given.
+
+        Raises:
+            ConfigError: `datasets` is missing or the dataset cannot be loaded.
+        """
+        try:
+            import datasets
+        except ImportError as err:
+            raise ConfigError("loading a pool from the Hub needs the `datasets` package") from err
+        try:
+            dataset = datasets.load_dataset(repo_id, revision=revision, split="train")
+        except Exception as err:  # noqa: BLE001 (network, auth, missing repo: all a configuration problem here)
+            raise ConfigError(f"could not load the pool dataset {repo_id}@{revision or 'main'}: {err}") from err
+        return cls.from_rows(list(dataset), source=f"{repo_id}@{revision or 'main'}")
+
+
+def read_manifest(folder: Path) -> list[PoolRow]:
+    """The rows of `folder/pool.jsonl`.
+
+    Raises:
+        ConfigError: no manifest, or a malformed row (with its line number).
+    """
+    path = Path(folder) / MANIFEST
+    if not path.is_file():
+        raise ConfigError(f"{path} is missing: render the pool first (`watercolour pool render {folder}`)")
+    rows = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.strip():
+            try:
+                rows.append(PoolRow.from_json(json.loads(line)))
+            except (ValueError, TypeError) as err:
+                raise ConfigError(f"{path}:{number}: {err}") from err
+    return rows
+
+
+def write_manifest(folder: Path, rows: list[PoolRow]) -> None:
+    """Writes `pool.jsonl` atomically (a crash leaves the old file or the new one, never half)."""
+    path = Path(folder) / MANIFEST
+    tmp = path.with_suffix(".jsonl.tmp")
+    tmp.write_text("".join(json.dumps(r.to_json()) + "\n" for r in rows), encoding="utf-8")
+    tmp.replace(path)
+
+
+def check_image(png: bytes) -> None:
+    """Raises ValueError unless `png` is a readable PNG image."""
+    try:
+        with Image.open(io.BytesIO(png)) as image:
+            if image.format != "PNG":
+                raise ValueError(f"not a PNG image but {image.format}")
+            image.verify()
+    except ValueError:
+        raise
+    except Exception as err:  # noqa: BLE001 (PIL raises many types for a broken file)
+        raise ValueError(f"unreadable image: {err}") from err

@@ -1,0 +1,132 @@
+"""Tools to build a pool: render a folder of sketches, and see it at a glance on contact sheets."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import statistics
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+from tqdm import tqdm
+
+from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR
+from watercolour_env.server.pool import PoolRow, Tier, read_manifest, write_manifest
+from watercolour_env.server.render import Renderer, RenderStatus, paint_fraction
+
+log = logging.getLogger(__name__)
+
+THUMB_PX = 200
+SHEET_COLUMNS = 6
+
+
+@dataclass
+class RenderSummary:
+    """What `render_folder` did: ids rendered, skipped as up to date, and failed with a reason."""
+
+    rendered: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+
+
+def render_folder(
+    folder: Path, renderer: Renderer, seed: int = 0, paint_floor: float = DEFAULT_PAINT_FLOOR
+) -> RenderSummary:
+    """Renders every `sketches/*.js` of a pool folder into `images/`, updating `pool.jsonl`.
+
+    Resumable: a sketch whose PNG is newer than its source is skipped, and the manifest keeps
+    every existing row's tier and notes. Renders run in parallel on the renderer's workers.
+
+    Args:
+        folder: the pool folder (with a `sketches/` subfolder).
+        renderer: a started or startable renderer.
+        seed: render seed for new rows (existing rows keep theirs).
+        paint_floor: paint fraction under which a render counts as failed (blank).
+    """
+    folder = Path(folder)
+    sketches = sorted((folder / "sketches").glob("*.js"))
+    (folder / "images").mkdir(exist_ok=True)
+    rows = {r.id: r for r in read_manifest(folder)} if (folder / "pool.jsonl").exists() else {}
+    summary = RenderSummary()
+    todo = []
+    for path in sketches:
+        image = folder / "images" / f"{path.stem}.png"
+        if image.exists() and image.stat().st_mtime >= path.stat().st_mtime and path.stem in rows:
+            summary.skipped.append(path.stem)
+        else:
+            todo.append(path)
+
+    def render_one(path: Path) -> tuple[Path, object]:
+        row_seed = rows[path.stem].seed if path.stem in rows else seed
+        return path, renderer.render(path.read_text(encoding="utf-8"), seed=row_seed)
+
+    with ThreadPoolExecutor(max_workers=renderer.workers) as pool:
+        for path, result in tqdm(pool.map(render_one, todo), total=len(todo), desc="rendering", unit="sketch"):
+            if result.status is not RenderStatus.OK or result.png is None:
+                summary.failed[path.stem] = f"{result.status.value}: {result.detail or '; '.join(result.js_errors)}"
+                continue
+            if result.paint_fraction < paint_floor:
+                summary.failed[path.stem] = f"blank canvas (paint fraction {result.paint_fraction:.4f})"
+                continue
+            (folder / "images" / f"{path.stem}.png").write_bytes(result.png)
+            row = rows.get(path.stem) or PoolRow(
+                path.stem, f"images/{path.stem}.png", f"sketches/{path.name}", seed=seed
+            )
+            rows[path.stem] = row
+            summary.rendered.append(path.stem)
+            write_manifest(folder, [rows[k] for k in sorted(rows)])
+    if not todo:
+        write_manifest(folder, [rows[k] for k in sorted(rows)])
+    return summary
+
+
+def contact_sheets(folder: Path) -> dict[str, object]:
+    """Writes `sheets/<tier>.png` (and `sheets/unrated.png`) and `sheets/summary.json`.
+
+    Returns:
+        The summary: paintings per tier and the paint-fraction distribution (min, median,
+        max) per tier.
+    """
+    folder = Path(folder)
+    rows = read_manifest(folder)
+    (folder / "sheets").mkdir(exist_ok=True)
+    summary: dict[str, object] = {"counts": {}, "paint_fraction": {}}
+    groups = {t.value: [r for r in rows if r.tier is t] for t in Tier}
+    groups["unrated"] = [r for r in rows if r.tier is None]
+    for name, group in groups.items():
+        summary["counts"][name] = len(group)  # type: ignore[index]
+        if not group:
+            continue
+        fractions = []
+        thumbs = []
+        for row in group:
+            png = (folder / row.image).read_bytes()
+            fractions.append(paint_fraction(png))
+            thumbs.append((row.id, Image.open(io.BytesIO(png)).convert("RGB").resize((THUMB_PX, THUMB_PX))))
+        summary["paint_fraction"][name] = {  # type: ignore[index]
+            "min": round(min(fractions), 4),
+            "median": round(statistics.median(fractions), 4),
+            "max": round(max(fractions), 4),
+        }
+        _sheet(thumbs, f"{name} ({len(group)})").save(folder / "sheets" / f"{name}.png")
+    (folder / "sheets" / "summary.json").write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def _sheet(thumbs: list[tuple[str, Image.Image]], title: str) -> Image.Image:
+    """A grid of labelled thumbnails under a title."""
+    label_px, title_px, pad = 16, 28, 8
+    cols = min(SHEET_COLUMNS, len(thumbs))
+    rows = (len(thumbs) + cols - 1) // cols
+    cell_w, cell_h = THUMB_PX + pad, THUMB_PX + label_px + pad
+    sheet = Image.new("RGB", (cols * cell_w + pad, title_px + rows * cell_h + pad), (255, 255, 255))
+    draw = ImageDraw.Draw(sheet)
+    draw.text((pad, 8), title, fill=(0, 0, 0))
+    for i, (name, thumb) in enumerate(thumbs):
+        x, y = pad + (i % cols) * cell_w, title_px + (i // cols) * cell_h
+        sheet.paste(thumb, (x, y))
+        draw.text((x, y + THUMB_PX + 2), name[:32], fill=(60, 60, 60))
+    return sheet
