@@ -15,6 +15,7 @@ RUN npm ci --prefix envs/watercolour_env/server/js --no-audit --no-fund
 COPY --chown=user pyproject.toml README.md ./
 COPY --chown=user envs envs
 COPY --chown=user trainer trainer
+COPY --chown=user pools pools
 RUN pip install --no-cache-dir -e .
 
 USER user

@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from openenv.core.env_server.http_server import create_app
 
 from watercolour_env.models import WatercolourAction, WatercolourObservation, WatercolourState
+from watercolour_env.server.pool import Pool
 from watercolour_env.server.render import Renderer
 from watercolour_env.server.rubric import Rubric
 from watercolour_env.server.settings import Settings, load_settings
@@ -25,9 +26,11 @@ def build_app(settings: Settings | None = None) -> FastAPI:
         settings: validated settings; read from `WATERCOLOUR_*` variables when None.
 
     Raises:
-        ConfigError: invalid settings.
+        ConfigError: invalid settings or a reference pool that fails validation.
     """
     settings = settings or load_settings()
+    pool = Pool.load(settings.pool)  # validated now: a broken pool refuses to start
+    log.info("reference pool %s: %s", pool.source, pool.counts())
     renderer = Renderer(
         workers=settings.render_workers,
         deadline_s=settings.render_deadline_s,
@@ -53,6 +56,7 @@ def build_app(settings: Settings | None = None) -> FastAPI:
         state_cls=WatercolourState,
     )
     app.state.renderer = renderer
+    app.state.pool = pool
     return app
 
 

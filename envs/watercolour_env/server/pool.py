@@ -25,6 +25,8 @@ from PIL import Image
 from watercolour_env.errors import ConfigError
 
 MANIFEST = "pool.jsonl"
+STARTER_POOL = Path(__file__).resolve().parents[3] / "pools" / "starter"
+"""The pool the project ships (62 hibiscus paintings rated love / okay / nope); the default."""
 
 
 class Tier(str, enum.Enum):

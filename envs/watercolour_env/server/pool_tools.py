@@ -99,6 +99,7 @@ def contact_sheets(folder: Path) -> dict[str, object]:
     for name, group in groups.items():
         summary["counts"][name] = len(group)  # type: ignore[index]
         if not group:
+            (folder / "sheets" / f"{name}.png").unlink(missing_ok=True)
             continue
         fractions = []
         thumbs = []

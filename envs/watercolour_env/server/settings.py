@@ -9,6 +9,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from watercolour_env.errors import ConfigError
 from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR
+from watercolour_env.server.pool import STARTER_POOL
 from watercolour_env.server.prompt import DEFAULT_SUBJECT
 from watercolour_env.server.rubric import (
     LENGTH_RAMP_FULL_TOKENS,
@@ -37,6 +38,7 @@ class Settings(BaseSettings):
     default_subject: str = DEFAULT_SUBJECT
     paint_floor: float = Field(DEFAULT_PAINT_FLOOR, ge=0, le=1)
     fail_reward: float = Field(0.0, ge=0, le=1)
+    pool: str = str(STARTER_POOL)
     strict_allowlist: bool = True
     length_start_tokens: int = Field(LENGTH_RAMP_START_TOKENS, ge=0)
     length_full_tokens: int = Field(LENGTH_RAMP_FULL_TOKENS, ge=1)

@@ -109,3 +109,19 @@ def test_contact_sheets_show_each_tier_with_counts_and_coverage(rendered):
         "summary.json",
         "unrated.png",
     ]
+
+
+def test_the_starter_pool_loads_with_enough_paintings_in_every_tier():
+    from watercolour_env.server.pool import STARTER_POOL
+
+    counts = Pool.load(str(STARTER_POOL)).counts()
+    assert counts["love"] >= 15 and counts["okay"] >= 20 and counts["nope"] >= 15
+    assert sum(counts.values()) >= 60
+
+
+def test_the_server_refuses_to_start_on_a_broken_pool(tmp_path):
+    from watercolour_env.server.app import build_app
+    from watercolour_env.server.settings import load_settings
+
+    with pytest.raises(ConfigError, match="pool.jsonl is missing"):
+        build_app(load_settings(pool=str(tmp_path)))

@@ -1,0 +1,60 @@
+// starter pool: pair-07
+// a composition of two or three blooms with leaves
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  angleMode(DEGREES);
+  noLoop();
+}
+
+function petal(cx, cy, angle, length, spread, curvature) {
+  brush.beginShape(curvature);
+  brush.vertex(cx, cy);
+  brush.vertex(cx + length * 0.62 * cos(angle - spread), cy + length * 0.62 * sin(angle - spread));
+  brush.vertex(cx + length * cos(angle - spread / 3), cy + length * sin(angle - spread / 3));
+  brush.vertex(cx + length * cos(angle + spread / 3), cy + length * sin(angle + spread / 3));
+  brush.vertex(cx + length * 0.62 * cos(angle + spread), cy + length * 0.62 * sin(angle + spread));
+  brush.endShape(true);
+}
+
+function leaf(x, y, angle, length, colour, opacity) {
+  brush.fill(colour, opacity);
+  brush.fillBleed(0.2);
+  brush.beginShape(0.8);
+  brush.vertex(x, y);
+  brush.vertex(x + length * 0.5 * cos(angle - 25), y + length * 0.5 * sin(angle - 25));
+  brush.vertex(x + length * cos(angle), y + length * sin(angle));
+  brush.vertex(x + length * 0.5 * cos(angle + 25), y + length * 0.5 * sin(angle + 25));
+  brush.endShape(true);
+}
+
+function flower(cx, cy, size, petals, turn, colours, layers, bleed, texture, curvature) {
+  for (let layer = 0; layer < layers; layer++) {
+    const scale = 1 - layer * 0.28;
+    for (let i = 0; i < petals; i++) {
+      const angle = turn + (i * 360) / petals;
+      brush.fill(colours[layer], 90 + layer * 35);
+      brush.fillBleed(bleed * (1 - layer * 0.3), "out");
+      brush.fillTexture(texture, 0.25);
+      petal(cx, cy, angle, size * scale, 180 / petals + 8, curvature);
+    }
+  }
+  brush.fill(colours[3], 170);
+  brush.fillBleed(0.08);
+  brush.circle(cx, cy, size * 0.13);
+}
+
+function draw() {
+  translate(-width / 2, -height / 2);
+  background(248, 243, 232);
+  brush.scaleBrushes(3);
+  brush.noStroke();
+  leaf(203, 208, 169, 190, "#5b8a45", 110);
+  leaf(203, 208, 336, 163, "#2f5e2a", 110);
+  flower(203, 208, 130, 5, 22, ["#fff1a8", "#fcd34d", "#e59f1a", "#8c1c13"], 2, 0.3, 0.5, 0.6);
+  leaf(381, 381, 237, 211, "#8db580", 110);
+  leaf(381, 381, 178, 184, "#2f5e2a", 110);
+  flower(381, 381, 146, 5, 48, ["#ffb4a2", "#f28482", "#d64550", "#6d0f1f"], 2, 0.3, 0.5, 0.6);
+  leaf(175, 452, 226, 132, "#8db580", 110);
+  leaf(175, 452, 168, 127, "#5b8a45", 110);
+  flower(175, 452, 104, 5, 56, ["#fff1a8", "#fcd34d", "#e59f1a", "#8c1c13"], 3, 0.3, 0.5, 0.6);
+}
