@@ -130,6 +130,20 @@ def pool_render(
         typer.echo(f"  {name}: {reason}")
 
 
+@pool_app.command("rate")
+def pool_rate(
+    folder: Path = typer.Argument(..., exists=True, file_okay=False, help="A rendered pool folder."),
+    port: int = typer.Option(8765, help="Port on 127.0.0.1."),
+) -> None:
+    """Rate a pool in the browser: 1 love, 2 okay, 3 nope, u undo, s skip; saved on every key."""
+    import uvicorn
+
+    from watercolour_env.server.pool_rating import rating_app
+
+    typer.echo(f"Open http://127.0.0.1:{port}/ to rate {folder}; Ctrl+C to stop (ratings are already saved).")
+    uvicorn.run(rating_app(folder), host="127.0.0.1", port=port, log_level="warning")
+
+
 @pool_app.command("sheet")
 def pool_sheet(
     folder: Path = typer.Argument(..., exists=True, file_okay=False, help="A rendered pool folder."),
