@@ -144,6 +144,36 @@ def pool_rate(
     uvicorn.run(rating_app(folder), host="127.0.0.1", port=port, log_level="warning")
 
 
+@pool_app.command("push")
+def pool_push(
+    folder: Path = typer.Argument(..., exists=True, file_okay=False, help="A rated pool folder."),
+    repo_id: str = typer.Argument(..., help="Dataset id user/name on the Hugging Face Hub."),
+    dry_run: Path = typer.Option(None, help="Write what would be uploaded to this folder instead."),
+    private: bool = typer.Option(False, help="Create the dataset private."),
+) -> None:
+    """Upload a pool as a Hugging Face dataset with its card (token from HF_TOKEN or the cache)."""
+    from watercolour_env.server.pool_hub import push
+
+    files = push(folder, repo_id, dry_run=dry_run, private=private)
+    where = dry_run if dry_run is not None else f"https://huggingface.co/datasets/{repo_id}"
+    typer.echo(f"{'wrote' if dry_run else 'uploaded'} {', '.join(map(str, files))} -> {where}")
+
+
+@pool_app.command("pull")
+def pool_pull(
+    spec: str = typer.Argument(..., help="Dataset id user/name[@revision]."),
+    folder: Path = typer.Argument(..., file_okay=False, help="Where to write the pool folder."),
+) -> None:
+    """Download a pool dataset into a pool folder (images, sketches, pool.jsonl)."""
+    from watercolour_env.server.pool import Pool
+    from watercolour_env.server.pool_hub import write_folder
+
+    repo, _, revision = spec.partition("@")
+    pool = Pool.from_hub(repo, revision or None)
+    write_folder(pool, folder)
+    typer.echo(f"{pool.counts()} -> {folder}")
+
+
 @pool_app.command("sheet")
 def pool_sheet(
     folder: Path = typer.Argument(..., exists=True, file_okay=False, help="A rendered pool folder."),

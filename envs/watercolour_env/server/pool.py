@@ -25,6 +25,8 @@ from PIL import Image
 from watercolour_env.errors import ConfigError
 
 MANIFEST = "pool.jsonl"
+TIER_NAMES = ("love", "okay", "nope")
+"""Tier names in the order of the dataset's ClassLabel (a Hub dataset stores the index)."""
 STARTER_POOL = Path(__file__).resolve().parents[3] / "pools" / "starter"
 """The pool the project ships (62 hibiscus paintings rated love / okay / nope); the default."""
 
@@ -164,7 +166,7 @@ class Pool:
         """A pool from dataset rows with an `image` (PIL image or PNG bytes) and the manifest fields."""
         references = []
         for row in rows:
-            if not row.get("tier"):
+            if row.get("tier") is None or row.get("tier") == "":
                 continue
             image = row["image"]
             if isinstance(image, Image.Image):
@@ -177,10 +179,11 @@ class Pool:
                 check_image(png)
             except ValueError as err:
                 raise ConfigError(f"pool {source}: painting {row.get('id')}: {err}") from err
+            tier = row["tier"]
             references.append(
                 Reference(
                     str(row["id"]),
-                    Tier(row["tier"]),
+                    Tier(TIER_NAMES[tier] if isinstance(tier, int) else tier),
                     png,
                     row.get("sketch", ""),
                     row.get("subject", ""),
@@ -204,6 +207,8 @@ class Pool:
             raise ConfigError("loading a pool from the Hub needs the `datasets` package") from err
         try:
             dataset = datasets.load_dataset(repo_id, revision=revision, split="train")
+            # the PNG bytes as uploaded, not a decoded and re-encoded image
+            dataset = dataset.cast_column("image", datasets.Image(decode=False))
         except Exception as err:  # noqa: BLE001 (network, auth, missing repo: all a configuration problem here)
             raise ConfigError(f"could not load the pool dataset {repo_id}@{revision or 'main'}: {err}") from err
         return cls.from_rows(list(dataset), source=f"{repo_id}@{revision or 'main'}")

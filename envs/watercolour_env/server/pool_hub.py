@@ -1,0 +1,97 @@
+"""A pool to and from a Hugging Face dataset, with its card.
+
+`--dry-run` writes exactly what would be uploaded (a Parquet shard and README.md) to a local
+folder instead.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from watercolour_env.server.pool import Pool, PoolRow, write_manifest
+
+log = logging.getLogger(__name__)
+
+SHARD = "data/train-00000-of-00001.parquet"
+
+
+def pool_dataset(pool: Pool):  # noqa: ANN201 (datasets is imported lazily)
+    """The pool as a `datasets.Dataset`: id, tier, image (PNG), sketch, subject, author, seed, notes."""
+    import datasets
+
+    features = datasets.Features(
+        {
+            "id": datasets.Value("string"),
+            "tier": datasets.ClassLabel(names=["love", "okay", "nope"]),
+            "image": datasets.Image(),
+            "sketch": datasets.Value("string"),
+            "subject": datasets.Value("string"),
+            "author": datasets.Value("string"),
+            "seed": datasets.Value("int64"),
+            "notes": datasets.Value("string"),
+        }
+    )
+    rows = [
+        {
+            "id": r.id,
+            "tier": r.tier.value,
+            "image": {"bytes": r.png, "path": f"{r.id}.png"},
+            "sketch": r.sketch,
+            "subject": r.subject,
+            "author": r.author,
+            "seed": r.seed,
+            "notes": r.notes,
+        }
+        for r in pool.references
+    ]
+    return datasets.Dataset.from_list(rows, features=features)
+
+
+def dataset_card(pool: Pool, folder: Path | None) -> str:
+    """The pool's own card (README.md of its folder) or a short generated one."""
+    if folder is not None and (folder / "README.md").is_file():
+        return (folder / "README.md").read_text(encoding="utf-8")
+    counts = ", ".join(f"{n} {tier}" for tier, n in pool.counts().items())
+    return (
+        "---\nlicense: apache-2.0\ntags: [watercolour, p5.brush, reference-pool]\n---\n\n"
+        f"# Watercolour reference pool\n\nHand-rated paintings ({counts}) for the watercolour environment.\n"
+    )
+
+
+def push(folder: Path, repo_id: str, dry_run: Path | None = None, private: bool = False) -> list[Path]:
+    """Uploads a pool folder as a dataset with its card, or writes the upload to `dry_run`.
+
+    Returns:
+        The files written (dry run) or uploaded, as paths relative to the dataset root.
+
+    Raises:
+        ConfigError: the folder is not a valid pool.
+    """
+    pool = Pool.from_folder(folder)
+    dataset = pool_dataset(pool)
+    card = dataset_card(pool, folder)
+    if dry_run is not None:
+        (dry_run / "data").mkdir(parents=True, exist_ok=True)
+        dataset.to_parquet(str(dry_run / SHARD))
+        (dry_run / "README.md").write_text(card, encoding="utf-8")
+        return [Path(SHARD), Path("README.md")]
+    from huggingface_hub import HfApi
+
+    dataset.push_to_hub(repo_id, private=private)
+    HfApi().upload_file(path_or_fileobj=card.encode(), path_in_repo="README.md", repo_id=repo_id, repo_type="dataset")
+    return [Path(SHARD), Path("README.md")]
+
+
+def write_folder(pool: Pool, folder: Path) -> None:
+    """Writes a pool (from anywhere, e.g. the Hub) as a pool folder."""
+    (folder / "images").mkdir(parents=True, exist_ok=True)
+    (folder / "sketches").mkdir(exist_ok=True)
+    rows = []
+    for r in pool.references:
+        (folder / "images" / f"{r.id}.png").write_bytes(r.png)
+        (folder / "sketches" / f"{r.id}.js").write_text(r.sketch, encoding="utf-8")
+        rows.append(
+            PoolRow(r.id, f"images/{r.id}.png", f"sketches/{r.id}.js", r.tier, r.subject, r.author, r.seed, r.notes)
+        )
+    write_manifest(folder, rows)
