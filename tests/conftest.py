@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import threading
@@ -32,18 +33,14 @@ def renderer():
         yield r
 
 
-@pytest.fixture(scope="session")
-def server_url():
-    """A real environment server (uvicorn, OpenEnv websocket) on a free loopback port."""
+@contextlib.contextmanager
+def serving(app):
+    """Serves an ASGI app with uvicorn on a free loopback port; yields its base URL."""
     import uvicorn
-
-    from watercolour_env.server.app import build_app
-    from watercolour_env.server.settings import load_settings
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    app = build_app(load_settings(render_workers=2, render_deadline_s=10))
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -51,7 +48,20 @@ def server_url():
     while not server.started:
         assert time.monotonic() < deadline, "server did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def server_url():
+    """A real environment server (uvicorn, OpenEnv websocket) on a free loopback port."""
+    from watercolour_env.server.app import build_app
+    from watercolour_env.server.settings import load_settings
+
+    app = build_app(load_settings(render_workers=2, render_deadline_s=10))
+    with serving(app) as url:
+        yield url
     app.state.renderer.close()

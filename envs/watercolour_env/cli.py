@@ -144,6 +144,34 @@ def pool_rate(
     uvicorn.run(rating_app(folder), host="127.0.0.1", port=port, log_level="warning")
 
 
+@pool_app.command("generate")
+def pool_generate(
+    out: Path = typer.Argument(..., file_okay=False, help="Output folder (an unrated pool)."),
+    model: list[str] = typer.Option(..., "--model", help="Painter model; repeat for several."),
+    base_url: str = typer.Option("https://router.huggingface.co/v1", help="OpenAI-compatible endpoint."),
+    api_key_env: str = typer.Option("HF_TOKEN", help="Environment variable holding the endpoint's token."),
+    critic_model: str = typer.Option(None, help="Vision model that critiques each render; off when omitted."),
+    rounds: int = typer.Option(1, min=1, help="Refinement rounds per sketch (needs --critic-model)."),
+    per_model: int = typer.Option(4, min=1, help="Sketches per painter model."),
+    subject: str = typer.Option("a peach hibiscus", help="What to paint."),
+) -> None:
+    """Generate candidate sketches with chat models, refine them with a critic, render and gate them."""
+    import os
+
+    from openai import OpenAI
+
+    from watercolour_env.server.pool_generate import Generator
+    from watercolour_env.server.render import Renderer
+
+    client = OpenAI(base_url=base_url, api_key=os.environ.get(api_key_env, "none"), max_retries=3, timeout=300)
+    with Renderer() as renderer:
+        candidates = Generator(client, renderer, out, critic_model=critic_model).run(model, subject, per_model, rounds)
+    passed = sum(c.passed for c in candidates)
+    typer.echo(
+        f"{len(candidates)} candidates, {passed} passed the gate -> {out} (rate them: watercolour pool rate {out})"
+    )
+
+
 @pool_app.command("push")
 def pool_push(
     folder: Path = typer.Argument(..., exists=True, file_okay=False, help="A rated pool folder."),

@@ -1,13 +1,10 @@
 """The rating page in a real browser: rate, undo, skip, reload and resume."""
 
 import shutil
-import socket
-import threading
-import time
 
 import pytest
-import uvicorn
 
+from tests.conftest import serving
 from watercolour_env.server.pool import STARTER_POOL, Tier, read_manifest, write_manifest
 from watercolour_env.server.pool_rating import rating_app
 
@@ -32,17 +29,8 @@ def unrated_pool(tmp_path):
 @pytest.fixture()
 def page_url(unrated_pool):
     folder, _ = unrated_pool
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(rating_app(folder), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}/"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(rating_app(folder)) as url:
+        yield url + "/"
 
 
 @pytest.fixture()
