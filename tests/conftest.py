@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import socket
 import threading
@@ -23,6 +24,15 @@ def example(name: str) -> str:
 def expected_outcomes() -> dict[str, dict]:
     """examples/sketches/expected.json: file name -> {passed, violations}."""
     return json.loads((EXAMPLES / "expected.json").read_text())
+
+
+@functools.cache
+def starter_scorer():
+    """The embedded scorer fitted on the starter pool (once per test session)."""
+    from watercolour_env.server.embedded_scorer import EmbeddedScorer
+    from watercolour_env.server.pool import STARTER_POOL, Pool
+
+    return EmbeddedScorer.fit(Pool.load(str(STARTER_POOL)), folds=0)
 
 
 @pytest.fixture(scope="session")

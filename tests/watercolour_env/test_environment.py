@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.conftest import example
+from tests.conftest import example, starter_scorer
 from watercolour_env import EpisodeStatus, WatercolourAction
 from watercolour_env.errors import WatercolourError
 from watercolour_env.server.render import Renderer
@@ -15,7 +15,7 @@ def test_a_dead_renderer_gives_reward_none_and_status_infra_error():
     renderer = Renderer(workers=1)
     renderer.start()
     renderer.close()
-    env = WatercolourEnvironment(renderer, Rubric(RubricWeights()))
+    env = WatercolourEnvironment(renderer, Rubric(RubricWeights(), scorer=starter_scorer()))
     env.reset(seed=1)
     obs = env.step(WatercolourAction(reply=example("hibiscus.js")))
     assert obs.reward is None
@@ -24,7 +24,7 @@ def test_a_dead_renderer_gives_reward_none_and_status_infra_error():
 
 
 def test_a_second_step_in_one_episode_is_an_error():
-    env = WatercolourEnvironment(Renderer(workers=1), Rubric(RubricWeights()))
+    env = WatercolourEnvironment(Renderer(workers=1), Rubric(RubricWeights(), scorer=starter_scorer()))
     env.reset(seed=1)
     obs = env.step(WatercolourAction(reply=example("bare_primitives.js")))  # rejected before rendering
     assert obs.status is EpisodeStatus.REJECTED
@@ -33,7 +33,7 @@ def test_a_second_step_in_one_episode_is_an_error():
 
 
 def test_a_syntax_error_is_rejected_before_rendering_with_the_parsers_position():
-    env = WatercolourEnvironment(Renderer(workers=1), Rubric(RubricWeights()))  # never started
+    env = WatercolourEnvironment(Renderer(workers=1), Rubric(RubricWeights(), scorer=starter_scorer()))
     env.reset(seed=1)
     obs = env.step(WatercolourAction(reply="```js\nfunction setup() {\n  brush.circle(1, 2\n```"))
     assert "syntax_error" in [v.value for v in obs.violations]

@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from openenv.core.env_server.http_server import create_app
 
 from watercolour_env.models import WatercolourAction, WatercolourObservation, WatercolourState
+from watercolour_env.server.embedded_scorer import EmbeddedScorer
 from watercolour_env.server.pool import Pool
 from watercolour_env.server.render import Renderer
 from watercolour_env.server.rubric import Rubric
@@ -31,6 +32,7 @@ def build_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or load_settings()
     pool = Pool.load(settings.pool)  # validated now: a broken pool refuses to start
     log.info("reference pool %s: %s", pool.source, pool.counts())
+    scorer = EmbeddedScorer.fit(pool) if settings.weight_embedded > 0 else None
     renderer = Renderer(
         workers=settings.render_workers,
         deadline_s=settings.render_deadline_s,
@@ -42,7 +44,9 @@ def build_app(settings: Settings | None = None) -> FastAPI:
     factory = functools.partial(
         WatercolourEnvironment,
         renderer=renderer,
-        rubric=Rubric(settings.weights(), fail_reward=settings.fail_reward, length_ramp=settings.length_ramp()),
+        rubric=Rubric(
+            settings.weights(), fail_reward=settings.fail_reward, length_ramp=settings.length_ramp(), scorer=scorer
+        ),
         strict=settings.strict_allowlist,
         default_subject=settings.default_subject,
         paint_floor=settings.paint_floor,

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from watercolour_env.errors import ConfigError
 from watercolour_env.models import RewardComponent, ScoreStatus
+from watercolour_env.server.embedded_scorer import EmbeddedScorer
 from watercolour_env.server.gate import GateResult
-from watercolour_env.server.image_stats import image_stats_score
 
 LENGTH_RAMP_START_TOKENS = 150
 LENGTH_RAMP_FULL_TOKENS = 3000
@@ -38,12 +39,12 @@ class RubricWeights:
     """Weights of the reward terms, each in [0, 1], summing to 1.
 
     Defaults follow the seed's gate 0.05 and length 0.05; the 0.90 that HPSv3 and the judge
-    share there goes to the placeholder image-statistics scorer until issue 6.
+    share there goes to the embedded scorer while neither is configured (issue 6 adds them).
     """
 
     gate: float = 0.05
     length: float = 0.05
-    image_stats: float = 0.90
+    embedded: float = 0.90
 
 
 class Rubric:
@@ -52,16 +53,28 @@ class Rubric:
     Args:
         weights: the term weights.
         fail_reward: reward of a reply rejected by the gate, in [0, 1].
+        length_ramp: (start, full, runaway) tokens of the length term.
+        scorer: the fitted embedded scorer; required when its weight is above zero.
+
+    Raises:
+        ConfigError: a scorer with weight above zero is missing.
 
     Example:
-        >>> rubric = Rubric(RubricWeights())
-        >>> rubric.score(GateResult(False)).reward  # rejected by the gate
+        >>> rubric = Rubric(RubricWeights(), scorer=EmbeddedScorer.fit(pool))  # doctest: +SKIP
+        >>> rubric.score(GateResult(False)).reward  # doctest: +SKIP
         0.0
     """
 
     def __init__(
-        self, weights: RubricWeights, fail_reward: float = 0.0, length_ramp: tuple[int, int, int] | None = None
+        self,
+        weights: RubricWeights,
+        fail_reward: float = 0.0,
+        length_ramp: tuple[int, int, int] | None = None,
+        scorer: EmbeddedScorer | None = None,
     ) -> None:
+        if weights.embedded > 0 and scorer is None:
+            raise ConfigError("the embedded scorer has weight > 0 but none was fitted (WATERCOLOUR_WEIGHT_EMBEDDED)")
+        self.scorer = scorer
         self.weights = weights
         self.fail_reward = fail_reward
         self.length_ramp = length_ramp or (LENGTH_RAMP_START_TOKENS, LENGTH_RAMP_FULL_TOKENS, LENGTH_RUNAWAY_TOKENS)
@@ -78,14 +91,14 @@ class Rubric:
         if gate.infra_failure:
             components = [
                 RewardComponent(name=n, weight=getattr(w, n), status=ScoreStatus.UNAVAILABLE)
-                for n in ("gate", "length", "image_stats")
+                for n in ("gate", "length", "embedded")
             ]
             return RubricScore(None, components)
         if not gate.passed:
             components = [RewardComponent(name="gate", value=0.0, weight=w.gate, contribution=0.0)]
             components += [
                 RewardComponent(name=n, weight=getattr(w, n), status=ScoreStatus.SKIPPED_BY_GATE)
-                for n in ("length", "image_stats")
+                for n in ("length", "embedded")
             ]
             return RubricScore(self.fail_reward, components)
         assert gate.inventory is not None and gate.render is not None and gate.render.png is not None
@@ -94,7 +107,7 @@ class Rubric:
             "length": length_score(
                 gate.inventory.approx_tokens if sketch_tokens is None else sketch_tokens, *self.length_ramp
             ),
-            "image_stats": image_stats_score(gate.render.png)[0],
+            "embedded": self.scorer.score(gate.render.png) if self.scorer is not None else 0.0,
         }
         components = [
             RewardComponent(name=n, value=v, weight=getattr(w, n), contribution=getattr(w, n) * v)

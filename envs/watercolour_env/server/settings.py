@@ -45,7 +45,7 @@ class Settings(BaseSettings):
     length_runaway_tokens: int = Field(LENGTH_RUNAWAY_TOKENS, ge=1)
     weight_gate: float = Field(0.05, ge=0, le=1)
     weight_length: float = Field(0.05, ge=0, le=1)
-    weight_image_stats: float = Field(0.90, ge=0, le=1)
+    weight_embedded: float = Field(0.90, ge=0, le=1)
 
     @model_validator(mode="after")
     def _length_ramp_rises(self) -> Settings:
@@ -58,11 +58,11 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _weights_sum_to_one(self) -> Settings:
-        total = self.weight_gate + self.weight_length + self.weight_image_stats
+        total = self.weight_gate + self.weight_length + self.weight_embedded
         if abs(total - 1.0) > 1e-6:
             raise ValueError(
                 f"reward weights sum to {total:g}, not 1: set WATERCOLOUR_WEIGHT_GATE, "
-                "WATERCOLOUR_WEIGHT_LENGTH and WATERCOLOUR_WEIGHT_IMAGE_STATS to sum to 1"
+                "WATERCOLOUR_WEIGHT_LENGTH and WATERCOLOUR_WEIGHT_EMBEDDED to sum to 1"
             )
         return self
 
@@ -72,7 +72,7 @@ class Settings(BaseSettings):
 
     def weights(self) -> RubricWeights:
         """The rubric weights these settings describe."""
-        return RubricWeights(self.weight_gate, self.weight_length, self.weight_image_stats)
+        return RubricWeights(self.weight_gate, self.weight_length, self.weight_embedded)
 
 
 def load_settings(**overrides: object) -> Settings:

@@ -39,10 +39,11 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
     Arguments: a shared `Renderer`, a `Rubric`, the default subject, the blank-canvas floor and
         whether real p5.brush methods outside the allowlist are violations (`strict`).
     Version history: 0.1 (issue 2) gate on source and render, placeholder image-stats scorer;
-        0.2 (issue 4) gate on a tree-sitter syntax tree with every violation named.
+        0.2 (issue 4) gate on a tree-sitter syntax tree with every violation named;
+        0.3 (issues 5, 6) reference pool, embedded preference scorer fitted on its tiers.
 
     Example:
-        >>> env = WatercolourEnvironment(renderer, Rubric(RubricWeights()))  # doctest: +SKIP
+        >>> env = WatercolourEnvironment(renderer, Rubric(RubricWeights(), scorer=scorer))  # doctest: +SKIP
         >>> env.reset(seed=3, subject="a peach hibiscus").prompt  # doctest: +SKIP
         'Paint a peach hibiscus as a loose watercolour.'
     """

@@ -5,8 +5,8 @@ from watercolour_env.server.settings import load_settings
 
 
 def test_weights_that_do_not_sum_to_one_refuse_to_start_and_name_the_variables(monkeypatch):
-    monkeypatch.setenv("WATERCOLOUR_WEIGHT_IMAGE_STATS", "0.5")
-    with pytest.raises(ConfigError, match="WATERCOLOUR_WEIGHT_IMAGE_STATS"):
+    monkeypatch.setenv("WATERCOLOUR_WEIGHT_EMBEDDED", "0.5")
+    with pytest.raises(ConfigError, match="WATERCOLOUR_WEIGHT_EMBEDDED"):
         load_settings()
 
 
