@@ -168,6 +168,7 @@ class Renderer:
         max_queue: renders allowed to wait for a worker before new ones fail as infra_error.
         chromium_path: the Chromium executable (Debian's `chromium`).
         js_dir: `node_modules` folder with the pinned p5 and p5.brush.
+        browser_env: extra environment variables for Chromium (tests use it to hide Mesa).
 
     Example:
         >>> with Renderer(workers=1) as renderer:  # doctest: +SKIP
@@ -183,7 +184,9 @@ class Renderer:
         max_queue: int = 64,
         chromium_path: str = "/usr/bin/chromium",
         js_dir: Path = DEFAULT_JS_DIR,
+        browser_env: dict[str, str] | None = None,
     ) -> None:
+        self.browser_env = dict(browser_env or {})
         self.workers = max(1, workers or os.cpu_count() or 1)
         self.deadline_s = deadline_s
         self.max_queue = max_queue
@@ -290,7 +293,7 @@ class Renderer:
             await self._launch([f for f in CHROMIUM_FLAGS if not f.startswith("--use-")] + SWIFTSHADER_FLAGS)
 
     async def _launch(self, flags: list[str]) -> None:
-        env = dict(os.environ, LP_NUM_THREADS="1")
+        env = dict(os.environ, LP_NUM_THREADS="1", **self.browser_env)
         self._flags = flags
         self._browser = await self._playwright.chromium.launch(
             executable_path=self.chromium_path, args=flags, env=env, headless=True

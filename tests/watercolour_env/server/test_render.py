@@ -87,3 +87,11 @@ def test_a_missing_browser_fails_at_start_with_a_message_that_says_how_to_instal
 
     with pytest.raises(RenderError, match="make install"):
         Renderer(workers=1, chromium_path="/nonexistent/chromium").start()
+
+
+def test_without_mesa_the_renderer_falls_back_to_swiftshader_and_says_so(caplog):
+    # hiding Mesa's EGL vendor file makes Chromium fall back to SwiftShader silently
+    with caplog.at_level("WARNING"), Renderer(workers=1, browser_env={"__EGL_VENDOR_LIBRARY_DIRS": "/none"}) as r:
+        assert "llvmpipe" not in r.renderer_string and "SwiftShader" in r.renderer_string
+        assert r.render(example("trivial.js"), seed=1).status is RenderStatus.OK
+    assert any("not Mesa llvmpipe" in m and "SwiftShader" in m for m in caplog.messages)
