@@ -1,0 +1,132 @@
+"""The pairwise judge against a local server speaking the OpenAI chat protocol, from a script:
+a judge with a real preference, one with only position bias, malformed JSON, 5xx and timeouts."""
+
+import base64
+import time
+
+import pytest
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from openai import OpenAI
+
+from tests.conftest import serving
+from watercolour_env.server.judge import ComparisonStatus, PairwiseJudge, draw_references, parse_verdict
+from watercolour_env.server.pool import STARTER_POOL, Pool, Tier
+
+POOL = Pool.load(str(STARTER_POOL))
+CANDIDATE = POOL.tier(Tier.NOPE)[0].png
+
+
+def reply(text: str, model: str) -> dict:
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
+    }
+
+
+def scripted_judge(calls: list[str]) -> FastAPI:
+    app = FastAPI()
+    candidate_url = "data:image/png;base64," + base64.b64encode(CANDIDATE).decode()
+
+    @app.post("/v1/chat/completions")
+    async def chat(request: Request):
+        body = await request.json()
+        model = body["model"]
+        calls.append(model)
+        first_image = body["messages"][0]["content"][0]["image_url"]["url"]
+        candidate_letter = "A" if first_image == candidate_url else "B"
+        if model == "prefers-candidate":
+            return reply(f'{{"winner": "{candidate_letter}", "reason": "richer washes"}}', model)
+        if model == "prefers-reference":
+            other = "B" if candidate_letter == "A" else "A"
+            return reply(f'```json\n{{"winner": "{other}", "reason": "a real flower"}}\n```', model)
+        if model == "position-bias":
+            return reply('{"winner": "A", "reason": "the first one"}', model)
+        if model == "malformed":
+            return reply("Both are lovely, I could not choose.", model)
+        if model == "flaky" and calls.count("flaky") % 2 == 1:
+            return JSONResponse({"error": {"message": "overloaded"}}, status_code=503)
+        if model == "flaky":
+            return reply(f'{{"winner": "{candidate_letter}", "reason": "ok"}}', model)
+        if model == "slow":
+            time.sleep(3)
+        return reply('{"winner": "A"}', model)
+
+    return app
+
+
+@pytest.fixture(scope="module")
+def endpoint():
+    calls: list[str] = []
+    with serving(scripted_judge(calls)) as url:
+        yield f"{url}/v1", calls
+
+
+def judge(url: str, model: str, retries: int = 0, timeout_s: float = 10) -> PairwiseJudge:
+    return PairwiseJudge(OpenAI(base_url=url, api_key="test", max_retries=retries, timeout=timeout_s), model)
+
+
+REFERENCES = draw_references(POOL, 4, seed=7)
+
+
+def test_references_are_half_love_half_okay_and_the_same_for_the_same_seed():
+    assert [r.tier for r in REFERENCES].count(Tier.LOVE) == 2
+    assert [r.tier for r in REFERENCES].count(Tier.OKAY) == 2
+    assert [r.id for r in draw_references(POOL, 4, seed=7)] == [r.id for r in REFERENCES]
+    assert [r.id for r in draw_references(POOL, 4, seed=8)] != [r.id for r in REFERENCES]
+
+
+def test_a_judge_that_prefers_the_candidate_in_both_orders_scores_one(endpoint):
+    url, _ = endpoint
+    score = judge(url, "prefers-candidate").score(CANDIDATE, REFERENCES)
+    assert score.value == 1.0
+    assert len(score.comparisons) == 8 and {c.candidate_first for c in score.comparisons} == {True, False}
+
+
+def test_a_fenced_verdict_for_the_reference_scores_zero(endpoint):
+    url, _ = endpoint
+    assert judge(url, "prefers-reference").score(CANDIDATE, REFERENCES).value == 0.0
+
+
+def test_position_bias_alone_becomes_a_tie_worth_one_half(endpoint):
+    url, _ = endpoint
+    # "A" every time: the candidate wins when shown first and loses when shown second
+    assert judge(url, "position-bias").score(CANDIDATE, REFERENCES).value == 0.5
+
+
+def test_a_judge_that_never_gives_a_verdict_is_unavailable_not_zero(endpoint):
+    url, _ = endpoint
+    score = judge(url, "malformed").score(CANDIDATE, REFERENCES[:1])
+    assert score.value is None and not score.available
+    assert {c.status for c in score.comparisons} == {ComparisonStatus.MALFORMED}
+
+
+def test_5xx_answers_are_retried_by_the_client(endpoint):
+    url, calls = endpoint
+    score = judge(url, "flaky", retries=2).score(CANDIDATE, REFERENCES[:1])
+    assert score.value == 1.0
+    assert calls.count("flaky") == 4  # each of the two comparisons failed once, then resolved
+
+
+def test_a_timeout_fails_the_comparison_and_leaves_the_judge_unavailable(endpoint):
+    url, _ = endpoint
+    score = judge(url, "slow", timeout_s=0.5).score(CANDIDATE, REFERENCES[:1])
+    assert score.value is None
+    assert {c.status for c in score.comparisons} == {ComparisonStatus.FAILED}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"winner": "B", "reason": "softer"}', ("B", "softer")),
+        ('Sure! {"winner":"a"} is better', ("A", "")),
+        ('{"reason": "no winner given"}', None),
+        ('{"winner": "C"}', None),
+        ("A is better", None),
+    ],
+)
+def test_the_verdict_parser_is_strict(text, expected):
+    assert parse_verdict(text) == expected
