@@ -11,6 +11,7 @@ from openenv.core.env_server.http_server import create_app
 
 from watercolour_env.models import WatercolourAction, WatercolourObservation, WatercolourState
 from watercolour_env.server.embedded_scorer import EmbeddedScorer
+from watercolour_env.server.judge import PairwiseJudge
 from watercolour_env.server.pool import Pool
 from watercolour_env.server.render import Renderer
 from watercolour_env.server.rubric import Rubric
@@ -33,6 +34,7 @@ def build_app(settings: Settings | None = None) -> FastAPI:
     pool = Pool.load(settings.pool)  # validated now: a broken pool refuses to start
     log.info("reference pool %s: %s", pool.source, pool.counts())
     scorer = EmbeddedScorer.fit(pool) if settings.weight_embedded > 0 else None
+    judge = build_judge(settings) if settings.weight_judge > 0 else None
     renderer = Renderer(
         workers=settings.render_workers,
         deadline_s=settings.render_deadline_s,
@@ -45,7 +47,13 @@ def build_app(settings: Settings | None = None) -> FastAPI:
         WatercolourEnvironment,
         renderer=renderer,
         rubric=Rubric(
-            settings.weights(), fail_reward=settings.fail_reward, length_ramp=settings.length_ramp(), scorer=scorer
+            settings.weights(),
+            fail_reward=settings.fail_reward,
+            length_ramp=settings.length_ramp(),
+            scorer=scorer,
+            judge=judge,
+            pool=pool,
+            references_per_episode=settings.references_per_episode,
         ),
         strict=settings.strict_allowlist,
         default_subject=settings.default_subject,
@@ -62,6 +70,15 @@ def build_app(settings: Settings | None = None) -> FastAPI:
     app.state.renderer = renderer
     app.state.pool = pool
     return app
+
+
+def build_judge(settings: Settings) -> PairwiseJudge:
+    """The pairwise judge the settings describe (the token is never logged)."""
+    from openai import OpenAI
+
+    token = settings.judge_token.get_secret_value() if settings.judge_token else "none"
+    client = OpenAI(base_url=settings.judge_base_url, api_key=token, max_retries=3, timeout=settings.judge_timeout_s)
+    return PairwiseJudge(client, settings.judge_model, max_concurrency=settings.judge_max_concurrency)
 
 
 def main(host: str | None = None, port: int | None = None) -> None:

@@ -2,7 +2,9 @@
 
 reward = sum(weight * value) over the components, in [0, 1] when the weights sum to 1. A reply
 that fails the gate gets `fail_reward` (a real number, so GRPO learns from it); a failure of
-the infrastructure gets None, never 0.0 (FIELD-NOTES: 1.5-5.2% of the seed's rollouts).
+the infrastructure gets None, never 0.0 (FIELD-NOTES: 1.5-5.2% of the seed's rollouts). A
+weighted scorer that gives no verdict (the judge unreachable) also makes the reward None: a sum
+without its share would be a silent lie.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from watercolour_env.errors import ConfigError
 from watercolour_env.models import RewardComponent, ScoreStatus
 from watercolour_env.server.embedded_scorer import EmbeddedScorer
 from watercolour_env.server.gate import GateResult
+from watercolour_env.server.judge import PairwiseJudge, draw_references
+from watercolour_env.server.pool import Pool
 
 LENGTH_RAMP_START_TOKENS = 150
 LENGTH_RAMP_FULL_TOKENS = 3000
@@ -45,6 +49,10 @@ class RubricWeights:
     gate: float = 0.05
     length: float = 0.05
     embedded: float = 0.90
+    judge: float = 0.0
+
+
+COMPONENTS = ("gate", "length", "embedded", "judge")
 
 
 class Rubric:
@@ -71,48 +79,59 @@ class Rubric:
         fail_reward: float = 0.0,
         length_ramp: tuple[int, int, int] | None = None,
         scorer: EmbeddedScorer | None = None,
+        judge: PairwiseJudge | None = None,
+        pool: Pool | None = None,
+        references_per_episode: int = 4,
     ) -> None:
         if weights.embedded > 0 and scorer is None:
             raise ConfigError("the embedded scorer has weight > 0 but none was fitted (WATERCOLOUR_WEIGHT_EMBEDDED)")
+        if weights.judge > 0 and (judge is None or pool is None):
+            raise ConfigError("the pairwise judge has weight > 0 but no judge or pool (WATERCOLOUR_WEIGHT_JUDGE)")
         self.scorer = scorer
+        self.judge = judge
+        self.pool = pool
+        self.references_per_episode = references_per_episode
         self.weights = weights
         self.fail_reward = fail_reward
         self.length_ramp = length_ramp or (LENGTH_RAMP_START_TOKENS, LENGTH_RAMP_FULL_TOKENS, LENGTH_RUNAWAY_TOKENS)
 
-    def score(self, gate: GateResult, sketch_tokens: int | None = None) -> RubricScore:
+    def score(self, gate: GateResult, sketch_tokens: int | None = None, seed: int = 0) -> RubricScore:
         """Scores one gated reply; see the module docstring for the None / 0.0 rule.
 
         Args:
             gate: the gate's verdict, with the render when one was made.
             sketch_tokens: the sketch's length under the policy's tokenizer; approximated from
                 its characters when None.
+            seed: the episode seed, which draws the judge's references (the same for a group).
         """
         w = self.weights
+        names = [n for n in COMPONENTS if n in ("gate", "length") or getattr(w, n) > 0]
         if gate.infra_failure:
-            components = [
-                RewardComponent(name=n, weight=getattr(w, n), status=ScoreStatus.UNAVAILABLE)
-                for n in ("gate", "length", "embedded")
-            ]
+            components = [RewardComponent(name=n, weight=getattr(w, n), status=ScoreStatus.UNAVAILABLE) for n in names]
             return RubricScore(None, components)
         if not gate.passed:
             components = [RewardComponent(name="gate", value=0.0, weight=w.gate, contribution=0.0)]
             components += [
-                RewardComponent(name=n, weight=getattr(w, n), status=ScoreStatus.SKIPPED_BY_GATE)
-                for n in ("length", "embedded")
+                RewardComponent(name=n, weight=getattr(w, n), status=ScoreStatus.SKIPPED_BY_GATE) for n in names[1:]
             ]
             return RubricScore(self.fail_reward, components)
         assert gate.inventory is not None and gate.render is not None and gate.render.png is not None
-        values = {
-            "gate": 1.0,
-            "length": length_score(
-                gate.inventory.approx_tokens if sketch_tokens is None else sketch_tokens, *self.length_ramp
-            ),
-            "embedded": self.scorer.score(gate.render.png) if self.scorer is not None else 0.0,
-        }
+        tokens = gate.inventory.approx_tokens if sketch_tokens is None else sketch_tokens
+        values: dict[str, float | None] = {"gate": 1.0, "length": length_score(tokens, *self.length_ramp)}
+        if "embedded" in names and self.scorer is not None:
+            values["embedded"] = self.scorer.score(gate.render.png)
+        if "judge" in names and self.judge is not None and self.pool is not None:
+            references = draw_references(self.pool, self.references_per_episode, seed)
+            values["judge"] = self.judge.score(gate.render.png, references).value
         components = [
             RewardComponent(name=n, value=v, weight=getattr(w, n), contribution=getattr(w, n) * v)
+            if v is not None
+            else RewardComponent(name=n, weight=getattr(w, n), status=ScoreStatus.UNAVAILABLE)
             for n, v in values.items()
         ]
+        if any(c.status is ScoreStatus.UNAVAILABLE for c in components):
+            # a weighted scorer gave no verdict: the reward would silently lose its share
+            return RubricScore(None, components)
         return RubricScore(sum(c.contribution for c in components), components)
 
 

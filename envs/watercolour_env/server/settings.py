@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from pydantic import Field, model_validator
+from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from watercolour_env.errors import ConfigError
@@ -46,6 +46,23 @@ class Settings(BaseSettings):
     weight_gate: float = Field(0.05, ge=0, le=1)
     weight_length: float = Field(0.05, ge=0, le=1)
     weight_embedded: float = Field(0.90, ge=0, le=1)
+    weight_judge: float = Field(0.0, ge=0, le=1)
+    judge_base_url: str = "https://router.huggingface.co/v1"
+    judge_model: str = "Qwen/Qwen3-VL-30B-A3B-Instruct"
+    judge_token: SecretStr | None = None
+    judge_timeout_s: float = Field(60.0, gt=0)
+    judge_max_concurrency: int = Field(8, ge=1)
+    references_per_episode: int = Field(4, ge=1, le=32)
+
+    @model_validator(mode="after")
+    def _judge_is_configured(self) -> Settings:
+        if self.weight_judge > 0 and not self.judge_model:
+            raise ValueError("WATERCOLOUR_WEIGHT_JUDGE > 0 needs WATERCOLOUR_JUDGE_MODEL")
+        if self.weight_judge > 0 and "huggingface.co" in self.judge_base_url and self.judge_token is None:
+            raise ValueError(
+                "WATERCOLOUR_WEIGHT_JUDGE > 0 with Hugging Face Inference Providers needs WATERCOLOUR_JUDGE_TOKEN"
+            )
+        return self
 
     @model_validator(mode="after")
     def _length_ramp_rises(self) -> Settings:
@@ -58,11 +75,11 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _weights_sum_to_one(self) -> Settings:
-        total = self.weight_gate + self.weight_length + self.weight_embedded
+        total = self.weight_gate + self.weight_length + self.weight_embedded + self.weight_judge
         if abs(total - 1.0) > 1e-6:
             raise ValueError(
                 f"reward weights sum to {total:g}, not 1: set WATERCOLOUR_WEIGHT_GATE, "
-                "WATERCOLOUR_WEIGHT_LENGTH and WATERCOLOUR_WEIGHT_EMBEDDED to sum to 1"
+                "WATERCOLOUR_WEIGHT_LENGTH, WATERCOLOUR_WEIGHT_EMBEDDED and WATERCOLOUR_WEIGHT_JUDGE to sum to 1"
             )
         return self
 
@@ -72,7 +89,7 @@ class Settings(BaseSettings):
 
     def weights(self) -> RubricWeights:
         """The rubric weights these settings describe."""
-        return RubricWeights(self.weight_gate, self.weight_length, self.weight_embedded)
+        return RubricWeights(self.weight_gate, self.weight_length, self.weight_embedded, self.weight_judge)
 
 
 def load_settings(**overrides: object) -> Settings:

@@ -108,8 +108,8 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         if gate.passed:
             render = self._renderer.render(gate.sketch or "", seed=self._state.seed, deadline_s=timeout_s)
             gate = check_render(gate, render, self._paint_floor)
-        score = self._rubric.score(gate, action.sketch_tokens)
-        if gate.infra_failure:
+        score = self._rubric.score(gate, action.sketch_tokens, seed=self._state.seed)
+        if gate.infra_failure or score.reward is None:
             status = EpisodeStatus.INFRA_ERROR
         else:
             status = EpisodeStatus.SCORED if gate.passed else EpisodeStatus.REJECTED

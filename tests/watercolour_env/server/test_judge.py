@@ -130,3 +130,46 @@ def test_a_timeout_fails_the_comparison_and_leaves_the_judge_unavailable(endpoin
 )
 def test_the_verdict_parser_is_strict(text, expected):
     assert parse_verdict(text) == expected
+
+
+def rubric_with_judge(url: str, model: str):
+    from tests.conftest import starter_scorer
+    from watercolour_env.server.rubric import Rubric, RubricWeights
+
+    weights = RubricWeights(gate=0.05, length=0.05, embedded=0.3, judge=0.6)
+    return Rubric(weights, scorer=starter_scorer(), judge=judge(url, model), pool=POOL, references_per_episode=2)
+
+
+def passed_gate():
+    from watercolour_env.server.gate import GateResult, check_source
+    from watercolour_env.server.render import RenderResult, RenderStatus
+
+    source = check_source((STARTER_POOL / "sketches" / "bloom-01.js").read_text())
+    render = RenderResult(RenderStatus.OK, png=CANDIDATE, paint_fraction=0.1, finished=True)
+    return GateResult(True, [], source.sketch, source.inventory, render)
+
+
+def test_the_rubric_adds_the_judges_share_of_wins_with_its_weight(endpoint):
+    url, _ = endpoint
+    score = rubric_with_judge(url, "prefers-candidate").score(passed_gate(), seed=3)
+    by_name = {c.name: c for c in score.components}
+    assert by_name["judge"].value == 1.0 and by_name["judge"].contribution == pytest.approx(0.6)
+    assert score.reward == pytest.approx(sum(c.contribution for c in score.components))
+
+
+def test_an_unavailable_judge_makes_the_reward_none_not_a_smaller_sum(endpoint):
+    from watercolour_env.models import ScoreStatus
+
+    url, _ = endpoint
+    score = rubric_with_judge(url, "malformed").score(passed_gate(), seed=3)
+    assert score.reward is None
+    assert {c.name: c.status for c in score.components}["judge"] is ScoreStatus.UNAVAILABLE
+
+
+def test_a_judge_weight_for_inference_providers_without_a_token_refuses_to_start():
+    from watercolour_env.errors import ConfigError
+    from watercolour_env.server.settings import load_settings
+
+    with pytest.raises(ConfigError, match="WATERCOLOUR_JUDGE_TOKEN"):
+        load_settings(weight_embedded=0.3, weight_judge=0.6)
+    assert load_settings(weight_embedded=0.3, weight_judge=0.6, judge_token="hf_x").weight_judge == 0.6
