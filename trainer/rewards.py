@@ -38,6 +38,8 @@ class EnvironmentReward:
         max_parallel: episodes in flight at once.
         count_tokens: the policy tokenizer's count for a sketch, sent to the environment's length
             term; the environment approximates from characters when None.
+        weights: reward weights sent at every reset (validated by the server); the
+            deployment's when None.
 
     Example:
         >>> reward = EnvironmentReward("http://127.0.0.1:8000", num_generations=4)  # doctest: +SKIP
@@ -54,6 +56,7 @@ class EnvironmentReward:
         timeout_s: float = 120.0,
         max_parallel: int = 16,
         count_tokens: Callable[[str], int] | None = None,
+        weights: dict[str, float] | None = None,
     ) -> None:
         self.env_url = env_url
         self.num_generations = num_generations
@@ -61,6 +64,7 @@ class EnvironmentReward:
         self.timeout_s = timeout_s
         self.max_parallel = max_parallel
         self.count_tokens = count_tokens
+        self.weights = weights
 
     def __call__(self, prompts: list[Any], completions: list[Any], **kwargs: Any) -> list[float | None]:
         """Scores a batch of completions; one float in [0, 1] or None per completion."""
@@ -86,7 +90,8 @@ class EnvironmentReward:
         """Runs reset and step on one socket; returns (observation, "") or (None, error)."""
         try:
             with WatercolourEnv(base_url=self.env_url, message_timeout_s=self.timeout_s).sync() as env:
-                env.reset(seed=int(seed), subject=subject, return_image=self.log is not None)
+                options = {"weights": self.weights} if self.weights else {}
+                env.reset(seed=int(seed), subject=subject, return_image=self.log is not None, **options)
                 sketch = extract_sketch(reply)
                 tokens = self.count_tokens(sketch) if self.count_tokens and sketch is not None else None
                 return env.step(WatercolourAction(reply=reply, sketch_tokens=tokens)).observation, ""

@@ -8,6 +8,7 @@ Arguments are `WatercolourArguments` plus TRL's `GRPOConfig`, parsed by `TrlPars
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
 import time
@@ -43,6 +44,9 @@ class WatercolourArguments:
     lora_target_modules: str = field(default="all-linear", metadata={"help": "peft target_modules."})
     rollouts_dir: str | None = field(default=None, metadata={"help": "Rollouts folder; <output_dir>/rollouts."})
     episode_timeout_s: float = field(default=120.0, metadata={"help": "Seconds to wait for one episode."})
+    reward_weights: str | None = field(
+        default=None, metadata={"help": 'Per-episode reward weights as JSON, e.g. {"gate": 0.1, "embedded": 0.9}.'}
+    )
 
 
 def build_dataset(args: WatercolourArguments, tokenizer) -> Dataset:  # noqa: ANN001
@@ -91,6 +95,7 @@ def main(argv: list[str] | None = None) -> None:
         rollouts,
         timeout_s=args.episode_timeout_s,
         count_tokens=lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"]),
+        weights=json.loads(args.reward_weights) if args.reward_weights else None,
     )
     peft_config = None
     if args.lora_r > 0:

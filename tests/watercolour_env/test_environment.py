@@ -39,3 +39,29 @@ def test_a_syntax_error_is_rejected_before_rendering_with_the_parsers_position()
     assert "syntax_error" in [v.value for v in obs.violations]
     assert obs.detail.startswith("syntax error at line ")
     assert obs.render_ms is None and obs.reward == 0.0
+
+
+def test_weights_given_at_reset_apply_to_that_episode_only():
+    env = WatercolourEnvironment(Renderer(workers=1), Rubric(RubricWeights(), scorer=starter_scorer()))
+    env.reset(seed=1, weights={"gate": 0.4, "length": 0.6})
+    obs = env.step(WatercolourAction(reply=example("bare_primitives.js")))  # gated out, no render
+    assert {c.name: c.weight for c in obs.reward_components} == {"gate": 0.4, "length": 0.6}
+    env.reset(seed=1)
+    obs = env.step(WatercolourAction(reply=example("bare_primitives.js")))
+    assert {c.name: c.weight for c in obs.reward_components} == {"gate": 0.05, "length": 0.05, "embedded": 0.9}
+
+
+@pytest.mark.parametrize(
+    ("weights", "message"),
+    [
+        ({"gate": 0.5, "length": 0.4}, "sum to 1"),
+        ({"gate": 0.5, "aesthetics": 0.5}, "unknown"),
+        ({"gate": 0.4, "judge": 0.6}, "no pairwise judge"),
+    ],
+)
+def test_invalid_weights_at_reset_are_refused_with_a_reason(weights, message):
+    from watercolour_env.errors import ConfigError
+
+    env = WatercolourEnvironment(Renderer(workers=1), Rubric(RubricWeights(), scorer=starter_scorer()))
+    with pytest.raises(ConfigError, match=message):
+        env.reset(seed=1, weights=weights)

@@ -70,3 +70,12 @@ def test_concurrent_sessions_each_get_their_own_episode(server_url):
         EpisodeStatus.REJECTED,
         EpisodeStatus.REJECTED,
     ]
+
+
+def test_weights_at_reset_travel_over_the_websocket(server_url):
+    with WatercolourEnv(base_url=server_url, message_timeout_s=60).sync() as env:
+        env.reset(seed=2, weights={"gate": 0.5, "length": 0.0, "embedded": 0.5})
+        result = env.step(WatercolourAction(reply=example("hibiscus.js")))
+    by_name = {c.name: c for c in result.observation.reward_components}
+    assert by_name["gate"].weight == 0.5 and by_name["embedded"].weight == 0.5
+    assert result.reward == pytest.approx(0.5 + 0.5 * by_name["embedded"].value)

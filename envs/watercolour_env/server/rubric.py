@@ -95,7 +95,36 @@ class Rubric:
         self.fail_reward = fail_reward
         self.length_ramp = length_ramp or (LENGTH_RAMP_START_TOKENS, LENGTH_RAMP_FULL_TOKENS, LENGTH_RUNAWAY_TOKENS)
 
-    def score(self, gate: GateResult, sketch_tokens: int | None = None, seed: int = 0) -> RubricScore:
+    def weights_for(self, overrides: dict[str, float]) -> RubricWeights:
+        """Per-episode weights, validated against what this rubric can score.
+
+        Args:
+            overrides: weights by component name (gate, length, embedded, judge); names left
+                out are 0.
+
+        Raises:
+            ConfigError: an unknown name, a weight outside [0, 1], a sum other than 1, or a
+                weight above zero for a scorer this deployment has not set up.
+        """
+        unknown = set(overrides) - set(COMPONENTS)
+        if unknown:
+            raise ConfigError(f"unknown reward components {sorted(unknown)}; known: {', '.join(COMPONENTS)}")
+        values = {name: float(overrides.get(name, 0.0)) for name in COMPONENTS}
+        if any(not 0.0 <= v <= 1.0 for v in values.values()) or abs(sum(values.values()) - 1.0) > 1e-6:
+            raise ConfigError(f"reward weights must lie in [0, 1] and sum to 1, got {values}")
+        if values["embedded"] > 0 and self.scorer is None:
+            raise ConfigError("this deployment has no embedded scorer; its weight must be 0")
+        if values["judge"] > 0 and (self.judge is None or self.pool is None):
+            raise ConfigError("this deployment has no pairwise judge; its weight must be 0")
+        return RubricWeights(**values)
+
+    def score(
+        self,
+        gate: GateResult,
+        sketch_tokens: int | None = None,
+        seed: int = 0,
+        weights: RubricWeights | None = None,
+    ) -> RubricScore:
         """Scores one gated reply; see the module docstring for the None / 0.0 rule.
 
         Args:
@@ -103,8 +132,9 @@ class Rubric:
             sketch_tokens: the sketch's length under the policy's tokenizer; approximated from
                 its characters when None.
             seed: the episode seed, which draws the judge's references (the same for a group).
+            weights: this episode's weights (from `weights_for`); the deployment's when None.
         """
-        w = self.weights
+        w = weights or self.weights
         names = [n for n in COMPONENTS if n in ("gate", "length") or getattr(w, n) > 0]
         if gate.infra_failure:
             components = [RewardComponent(name=n, weight=getattr(w, n), status=ScoreStatus.UNAVAILABLE) for n in names]

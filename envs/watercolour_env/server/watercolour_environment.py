@@ -20,7 +20,7 @@ from watercolour_env.models import (
 from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR, GateResult, check_render, check_source
 from watercolour_env.server.prompt import DEFAULT_SUBJECT, SYSTEM_PROMPT, user_prompt
 from watercolour_env.server.render import Renderer
-from watercolour_env.server.rubric import Rubric
+from watercolour_env.server.rubric import Rubric, RubricWeights
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +65,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         self._paint_floor = paint_floor
         self._strict = strict
         self._state = WatercolourState()
+        self._weights: RubricWeights | None = None
         self._reset_done = False
 
     def reset(
@@ -73,6 +74,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         episode_id: str | None = None,
         subject: str | None = None,
         return_image: bool = False,
+        weights: dict[str, float] | None = None,
         **kwargs: Any,
     ) -> WatercolourObservation:
         """Starts an episode.
@@ -83,8 +85,14 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             episode_id: an id to report; a fresh UUID when None.
             subject: what to paint, e.g. "a peach hibiscus"; the server default when None.
             return_image: whether the step observation carries the PNG.
+            weights: this episode's reward weights by component (gate, length, embedded,
+                judge), summing to 1; the deployment's when None.
             **kwargs: other reset options, ignored.
+
+        Raises:
+            ConfigError: invalid weights, or a weight for a scorer this deployment lacks.
         """
+        self._weights = self._rubric.weights_for(weights) if weights is not None else None
         seed = random.randrange(2**32) if seed is None else int(seed) % 2**32
         subject = (subject or self._default_subject).strip()
         self._state = WatercolourState(
@@ -108,7 +116,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         if gate.passed:
             render = self._renderer.render(gate.sketch or "", seed=self._state.seed, deadline_s=timeout_s)
             gate = check_render(gate, render, self._paint_floor)
-        score = self._rubric.score(gate, action.sketch_tokens, seed=self._state.seed)
+        score = self._rubric.score(gate, action.sketch_tokens, seed=self._state.seed, weights=self._weights)
         if gate.infra_failure or score.reward is None:
             status = EpisodeStatus.INFRA_ERROR
         else:
