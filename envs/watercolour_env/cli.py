@@ -54,6 +54,7 @@ def render(
     with Renderer(workers=1, deadline_s=deadline_s, chromium_path=settings.chromium_path) as renderer:
         result = renderer.render(sketch.read_text(), seed=seed)
     if result.png:
+        out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(result.png)
     report = {
         "status": result.status.value,
@@ -95,6 +96,7 @@ def episode(
         result = env.step(WatercolourAction(reply=reply_file.read_text()))
     observation = result.observation
     if out is not None and observation.image_png_b64:
+        out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(base64.b64decode(observation.image_png_b64))
     report = observation.model_dump(mode="json", exclude={"image_png_b64", "system_prompt"})
     report["image"] = str(out) if out is not None and observation.image_png_b64 else None
