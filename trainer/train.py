@@ -44,7 +44,7 @@ class WatercolourArguments:
     lora_target_modules: str = field(default="all-linear", metadata={"help": "peft target_modules."})
     rollouts_dir: str | None = field(default=None, metadata={"help": "Rollouts folder; <output_dir>/rollouts."})
     episode_timeout_s: float = field(default=120.0, metadata={"help": "Seconds to wait for one episode."})
-    reward_weights: str | None = field(
+    env_reward_weights: str | None = field(
         default=None, metadata={"help": 'Per-episode reward weights as JSON, e.g. {"gate": 0.1, "embedded": 0.9}.'}
     )
 
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> None:
         rollouts,
         timeout_s=args.episode_timeout_s,
         count_tokens=lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"]),
-        weights=json.loads(args.reward_weights) if args.reward_weights else None,
+        weights=json.loads(args.env_reward_weights) if args.env_reward_weights else None,
     )
     peft_config = None
     if args.lora_r > 0:
