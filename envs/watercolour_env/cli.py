@@ -174,6 +174,33 @@ def pool_generate(
     )
 
 
+@pool_app.command("calibrate")
+def pool_calibrate(
+    rollouts: Path = typer.Argument(..., exists=True, file_okay=False, help="A run's rollouts folder."),
+    pool: str = typer.Option("pools/starter", help="The pool: a folder or user/name@revision."),
+    judge_model: str = typer.Option("Qwen/Qwen3-VL-30B-A3B-Instruct", help="Vision-language judge."),
+    base_url: str = typer.Option("https://router.huggingface.co/v1", help="OpenAI-compatible endpoint."),
+    api_key_env: str = typer.Option("HF_TOKEN", help="Environment variable holding the endpoint's token."),
+    limit: int = typer.Option(16, help="Rollout paintings to use, the most recent."),
+) -> None:
+    """How often a policy's rollouts beat each reference under the judge (too easy? too hard?)."""
+    import os
+
+    from openai import OpenAI
+
+    from watercolour_env.server.judge import PairwiseJudge
+    from watercolour_env.server.pool import Pool
+    from watercolour_env.server.pool_calibrate import calibrate, rollout_paintings, write_report
+
+    client = OpenAI(base_url=base_url, api_key=os.environ.get(api_key_env, "none"), max_retries=3, timeout=120)
+    results = calibrate(Pool.load(pool), rollout_paintings(rollouts, limit), PairwiseJudge(client, judge_model))
+    for r in results:
+        rate = "unavailable" if r.rollout_win_rate is None else f"{r.rollout_win_rate:.2f}"
+        typer.echo(f"{r.id:<28} {r.tier:<5} rollouts win {rate} ({r.resolved}/{r.comparisons} resolved)")
+    write_report(results, rollouts / "calibration.json")
+    typer.echo(f"report: {rollouts / 'calibration.json'}")
+
+
 @pool_app.command("push")
 def pool_push(
     folder: Path = typer.Argument(..., exists=True, file_okay=False, help="A rated pool folder."),

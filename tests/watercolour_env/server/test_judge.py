@@ -173,3 +173,20 @@ def test_a_judge_weight_for_inference_providers_without_a_token_refuses_to_start
     with pytest.raises(ConfigError, match="WATERCOLOUR_JUDGE_TOKEN"):
         load_settings(weight_embedded=0.3, weight_judge=0.6)
     assert load_settings(weight_embedded=0.3, weight_judge=0.6, judge_token="hf_x").weight_judge == 0.6
+
+
+def test_calibration_reports_each_references_win_rate_hardest_first(endpoint, tmp_path):
+    from watercolour_env.server.pool_calibrate import calibrate, rollout_paintings, write_report
+
+    (tmp_path / "paintings").mkdir()
+    for i, ref in enumerate(POOL.tier(Tier.NOPE)[:2]):
+        (tmp_path / "paintings" / f"step0001-g00-p{i:02d}.png").write_bytes(ref.png)
+    paintings = rollout_paintings(tmp_path)
+    small_pool = Pool(POOL.tier(Tier.LOVE)[:2] + POOL.tier(Tier.OKAY)[:1], source="test")
+    url, _ = endpoint
+    # "position-bias" always says A: every reference splits, 0.5 each
+    results = calibrate(small_pool, paintings, judge(url, "position-bias"))
+    assert [r.rollout_win_rate for r in results] == [0.5, 0.5, 0.5]
+    assert all(r.resolved == r.comparisons == 4 for r in results)
+    write_report(results, tmp_path / "calibration.json")
+    assert (tmp_path / "calibration.json").read_text().count('"id"') == 3
