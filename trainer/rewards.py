@@ -56,7 +56,7 @@ class EnvironmentReward:
         timeout_s: float = 120.0,
         max_parallel: int = 16,
         count_tokens: Callable[[str], int] | None = None,
-        weights: dict[str, float] | None = None,
+        weights: dict[str, float] | str | None = None,
     ) -> None:
         self.env_url = env_url
         self.num_generations = num_generations

@@ -45,8 +45,19 @@ class WatercolourArguments:
     rollouts_dir: str | None = field(default=None, metadata={"help": "Rollouts folder; <output_dir>/rollouts."})
     episode_timeout_s: float = field(default=120.0, metadata={"help": "Seconds to wait for one episode."})
     env_reward_weights: str | None = field(
-        default=None, metadata={"help": 'Per-episode reward weights as JSON, e.g. {"gate": 0.1, "embedded": 0.9}.'}
+        default=None,
+        metadata={
+            "help": "Per-episode reward weights: a preset (hps-only, judge-led, hps-led, embedded) or JSON, "
+            'e.g. {"gate": 0.1, "embedded": 0.9}.'
+        },
     )
+
+
+def parse_reward_weights(text: str | None) -> dict[str, float] | str | None:
+    """`--env_reward_weights`: JSON weights by component, or a preset name passed as is."""
+    if not text:
+        return None
+    return json.loads(text) if text.lstrip().startswith("{") else text.strip()
 
 
 def build_dataset(args: WatercolourArguments, tokenizer) -> Dataset:  # noqa: ANN001
@@ -95,7 +106,7 @@ def main(argv: list[str] | None = None) -> None:
         rollouts,
         timeout_s=args.episode_timeout_s,
         count_tokens=lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"]),
-        weights=json.loads(args.env_reward_weights) if args.env_reward_weights else None,
+        weights=parse_reward_weights(args.env_reward_weights),
     )
     peft_config = None
     if args.lora_r > 0:

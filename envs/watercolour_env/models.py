@@ -60,6 +60,7 @@ class RewardComponent(BaseModel):
     weight: float = 0.0
     contribution: float = 0.0
     status: ScoreStatus = ScoreStatus.OK
+    detail: str = Field("", description="Why a scorer gave no verdict, or its raw numbers (HPSv3's mu, sigma).")
 
 
 class WatercolourAction(Action):

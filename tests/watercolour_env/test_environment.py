@@ -45,10 +45,18 @@ def test_weights_given_at_reset_apply_to_that_episode_only():
     env = WatercolourEnvironment(Renderer(workers=1), Rubric(RubricWeights(), scorer=starter_scorer()))
     env.reset(seed=1, weights={"gate": 0.4, "length": 0.6})
     obs = env.step(WatercolourAction(reply=example("bare_primitives.js")))  # gated out, no render
-    assert {c.name: c.weight for c in obs.reward_components} == {"gate": 0.4, "length": 0.6}
+    assert weighted(obs) == {"gate": 0.4, "length": 0.6}
     env.reset(seed=1)
     obs = env.step(WatercolourAction(reply=example("bare_primitives.js")))
-    assert {c.name: c.weight for c in obs.reward_components} == {"gate": 0.05, "length": 0.05, "embedded": 0.9}
+    assert weighted(obs) == {"gate": 0.05, "length": 0.05, "embedded": 0.9}
+    assert {c.name: c.status.value for c in obs.reward_components if c.weight == 0} == {
+        "hpsv3": "not_configured",
+        "judge": "not_configured",
+    }
+
+
+def weighted(obs) -> dict[str, float]:
+    return {c.name: c.weight for c in obs.reward_components if c.status.value != "not_configured"}
 
 
 @pytest.mark.parametrize(
@@ -56,7 +64,10 @@ def test_weights_given_at_reset_apply_to_that_episode_only():
     [
         ({"gate": 0.5, "length": 0.4}, "sum to 1"),
         ({"gate": 0.5, "aesthetics": 0.5}, "unknown"),
-        ({"gate": 0.4, "judge": 0.6}, "no pairwise judge"),
+        ({"gate": 0.4, "judge": 0.6}, "no judge scorer"),
+        ({"gate": 0.1, "hpsv3": 0.9}, "needs WATERCOLOUR_HPSV3_URL"),
+        ("hps-led", "no hpsv3 scorer"),
+        ("aesthetic", "unknown reward preset"),
     ],
 )
 def test_invalid_weights_at_reset_are_refused_with_a_reason(weights, message):

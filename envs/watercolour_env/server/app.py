@@ -11,6 +11,7 @@ from openenv.core.env_server.http_server import create_app
 
 from watercolour_env.models import WatercolourAction, WatercolourObservation, WatercolourState
 from watercolour_env.server.embedded_scorer import EmbeddedScorer
+from watercolour_env.server.hpsv3_client import HPSv3Client
 from watercolour_env.server.judge import PairwiseJudge
 from watercolour_env.server.pool import Pool
 from watercolour_env.server.render import Renderer
@@ -35,6 +36,7 @@ def build_app(settings: Settings | None = None) -> FastAPI:
     log.info("reference pool %s: %s", pool.source, pool.counts())
     scorer = EmbeddedScorer.fit(pool) if settings.weight_embedded > 0 else None
     judge = build_judge(settings) if settings.weight_judge > 0 else None
+    hpsv3 = build_hpsv3(settings) if settings.hpsv3_url else None
     renderer = Renderer(
         workers=settings.render_workers,
         deadline_s=settings.render_deadline_s,
@@ -54,6 +56,8 @@ def build_app(settings: Settings | None = None) -> FastAPI:
             judge=judge,
             pool=pool,
             references_per_episode=settings.references_per_episode,
+            reference_mix=settings.reference_mix,
+            hpsv3=hpsv3,
         ),
         strict=settings.strict_allowlist,
         default_subject=settings.default_subject,
@@ -78,7 +82,28 @@ def build_judge(settings: Settings) -> PairwiseJudge:
 
     token = settings.judge_token.get_secret_value() if settings.judge_token else "none"
     client = OpenAI(base_url=settings.judge_base_url, api_key=token, max_retries=3, timeout=settings.judge_timeout_s)
-    return PairwiseJudge(client, settings.judge_model, max_concurrency=settings.judge_max_concurrency)
+    return PairwiseJudge(
+        client,
+        settings.judge_model,
+        max_concurrency=settings.judge_max_concurrency,
+        structured_output=settings.judge_structured_output,
+    )
+
+
+def build_hpsv3(settings: Settings) -> HPSv3Client:
+    """The HPSv3 Space client the settings describe; logs the Space's health, never the token.
+
+    A Space that is still loading or unreachable is not an error at start-up (the Spaces of a
+    deployment start in any order): episodes scored before it answers come back unavailable.
+    """
+    token = settings.hpsv3_token.get_secret_value() if settings.hpsv3_token else None
+    client = HPSv3Client(settings.hpsv3_url or "", token, settings.hpsv3_prompt, settings.hpsv3_timeout_s,
+                         settings.hpsv3_retries)  # fmt: skip
+    try:
+        log.info("HPSv3 scorer %s: %s", client.base_url, client.health())
+    except Exception as err:  # noqa: BLE001 (only logged: see the docstring)
+        log.warning("HPSv3 scorer %s is not answering yet: %s", client.base_url, err)
+    return client
 
 
 def main(host: str | None = None, port: int | None = None) -> None:

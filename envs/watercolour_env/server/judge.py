@@ -35,6 +35,21 @@ PROMPT = (
     'Answer with JSON only, the winner first: {{"winner": "A" or "B", "reason": "at most 20 words"}}'
 )
 _JSON_OBJECT = re.compile(r"\{.*?\}", re.DOTALL)
+VERDICT_SCHEMA = {
+    "name": "verdict",
+    "strict": True,
+    "schema": {
+        "type": "object",
+        "properties": {
+            "winner": {"type": "string", "enum": ["A", "B"]},
+            "reason": {"type": "string", "maxLength": 200},
+        },
+        "required": ["winner", "reason"],
+        "additionalProperties": False,
+    },
+}
+"""The verdict as an OpenAI `json_schema` response format, winner first (vLLM, TGI and several
+Inference Providers constrain decoding to it); replies are parsed strictly either way."""
 
 
 class ComparisonStatus(str, enum.Enum):
@@ -116,6 +131,8 @@ class PairwiseJudge:
         criteria: what "better" means, e.g. `HIBISCUS_CRITERIA`.
         max_concurrency: comparisons in flight at once.
         malformed_retries: extra attempts when the reply holds no valid verdict.
+        structured_output: ask for `VERDICT_SCHEMA` as the response format; an endpoint that
+            refuses it (HTTP 400 or 422) is asked again without, and never again after.
 
     Example:
         >>> client = OpenAI(base_url=url, api_key=token)  # doctest: +SKIP
@@ -131,12 +148,14 @@ class PairwiseJudge:
         criteria: str = HIBISCUS_CRITERIA,
         max_concurrency: int = 8,
         malformed_retries: int = 1,
+        structured_output: bool = True,
     ) -> None:
         self.client = client
         self.model = model
         self.criteria = criteria
         self.max_concurrency = max_concurrency
         self.malformed_retries = malformed_retries
+        self.structured_output = structured_output
 
     def score(self, png: bytes, references: list[Reference]) -> JudgeScore:
         """Compares `png` with each reference in both orders; see the module docstring."""
@@ -157,12 +176,7 @@ class PairwiseJudge:
         ]  # fmt: skip
         for _ in range(1 + self.malformed_retries):
             try:
-                response = self.client.chat.completions.create(
-                    model=self.model,
-                    messages=[{"role": "user", "content": content}],
-                    temperature=0.0,
-                    max_tokens=80,
-                )
+                response = self._create(content)
             except Exception as err:  # noqa: BLE001 (after the client's own retries, any failure is "failed")
                 log.warning("judge comparison failed: %s: %s", type(err).__name__, err)
                 return Comparison(reference.id, candidate_first, ComparisonStatus.FAILED, reason=str(err)[:200])
@@ -172,3 +186,19 @@ class PairwiseJudge:
                 won = (winner == "A") == candidate_first
                 return Comparison(reference.id, candidate_first, ComparisonStatus.OK, won, reason)
         return Comparison(reference.id, candidate_first, ComparisonStatus.MALFORMED)
+
+    def _create(self, content: list[dict]):  # noqa: ANN202 (openai's ChatCompletion)
+        import openai
+
+        request = dict(
+            model=self.model, messages=[{"role": "user", "content": content}], temperature=0.0, max_tokens=80
+        )
+        if self.structured_output:
+            try:
+                return self.client.chat.completions.create(
+                    **request, response_format={"type": "json_schema", "json_schema": VERDICT_SCHEMA}
+                )
+            except (openai.BadRequestError, openai.UnprocessableEntityError) as err:
+                log.warning("the judge endpoint refused structured output (%s); using the strict parser", err)
+                self.structured_output = False
+        return self.client.chat.completions.create(**request)

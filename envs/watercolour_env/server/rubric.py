@@ -9,14 +9,17 @@ without its share would be a silent lie.
 
 from __future__ import annotations
 
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from watercolour_env.errors import ConfigError
 from watercolour_env.models import RewardComponent, ScoreStatus
 from watercolour_env.server.embedded_scorer import EmbeddedScorer
 from watercolour_env.server.gate import GateResult
+from watercolour_env.server.hpsv3_client import HPSv3Client
 from watercolour_env.server.judge import PairwiseJudge, draw_references
-from watercolour_env.server.pool import Pool
+from watercolour_env.server.pool import Pool, Tier
 
 LENGTH_RAMP_START_TOKENS = 150
 LENGTH_RAMP_FULL_TOKENS = 3000
@@ -42,27 +45,44 @@ def length_score(
 class RubricWeights:
     """Weights of the reward terms, each in [0, 1], summing to 1.
 
-    Defaults follow the seed's gate 0.05 and length 0.05; the 0.90 that HPSv3 and the judge
-    share there goes to the embedded scorer while neither is configured (issue 6 adds them).
+    The default follows the seed's gate 0.05 and length 0.05 and gives the 0.90 that HPSv3 and
+    the judge share there to the embedded scorer, which needs no network, so a deployment with
+    nothing configured still has a reward with meaning. `PRESETS` holds the seed's three runs.
     """
 
     gate: float = 0.05
     length: float = 0.05
     embedded: float = 0.90
     judge: float = 0.0
+    hpsv3: float = 0.0
 
 
-COMPONENTS = ("gate", "length", "embedded", "judge")
+COMPONENTS = ("gate", "length", "hpsv3", "judge", "embedded")
+SCORERS = ("hpsv3", "judge", "embedded")
+
+PRESETS = {
+    "embedded": RubricWeights(),
+    "hps-only": RubricWeights(embedded=0.0, judge=0.0, hpsv3=0.90),
+    "judge-led": RubricWeights(embedded=0.0, judge=0.60, hpsv3=0.30),
+    "hps-led": RubricWeights(embedded=0.0, judge=0.30, hpsv3=0.60),
+}
+"""The seed's three published runs, which differ only in the split of the 0.90 between HPSv3 and
+the judge (FIELD-NOTES, "The recipe"), and the embedded default."""
 
 
 class Rubric:
-    """Turns a gate result into a reward and its components.
+    """Turns a gate result into a reward and its components; the one place a reward is computed.
 
     Args:
-        weights: the term weights.
+        weights: the deployment's term weights.
         fail_reward: reward of a reply rejected by the gate, in [0, 1].
         length_ramp: (start, full, runaway) tokens of the length term.
         scorer: the fitted embedded scorer; required when its weight is above zero.
+        judge: the pairwise judge; with `pool`, required when its weight is above zero.
+        pool: the reference pool the judge draws from.
+        references_per_episode: references each painting is compared with (x2 orders).
+        reference_mix: share of each tier among the references (default half love, half okay).
+        hpsv3: the HPSv3 Space client; required when its weight is above zero.
 
     Raises:
         ConfigError: a scorer with weight above zero is missing.
@@ -82,41 +102,57 @@ class Rubric:
         judge: PairwiseJudge | None = None,
         pool: Pool | None = None,
         references_per_episode: int = 4,
+        reference_mix: dict[Tier, float] | None = None,
+        hpsv3: HPSv3Client | None = None,
     ) -> None:
-        if weights.embedded > 0 and scorer is None:
-            raise ConfigError("the embedded scorer has weight > 0 but none was fitted (WATERCOLOUR_WEIGHT_EMBEDDED)")
-        if weights.judge > 0 and (judge is None or pool is None):
-            raise ConfigError("the pairwise judge has weight > 0 but no judge or pool (WATERCOLOUR_WEIGHT_JUDGE)")
         self.scorer = scorer
-        self.judge = judge
+        self.judge = judge if pool is not None else None
+        self.hpsv3 = hpsv3
         self.pool = pool
         self.references_per_episode = references_per_episode
-        self.weights = weights
+        self.reference_mix = reference_mix
         self.fail_reward = fail_reward
         self.length_ramp = length_ramp or (LENGTH_RAMP_START_TOKENS, LENGTH_RAMP_FULL_TOKENS, LENGTH_RUNAWAY_TOKENS)
+        self._check_configured(weights, "WATERCOLOUR_WEIGHT_")
+        self.weights = weights
 
-    def weights_for(self, overrides: dict[str, float]) -> RubricWeights:
+    def configured(self, name: str) -> bool:
+        """Whether this deployment can score component `name`."""
+        return {"embedded": self.scorer, "judge": self.judge, "hpsv3": self.hpsv3}.get(name, True) is not None
+
+    def _check_configured(self, weights: RubricWeights, where: str) -> None:
+        for name in SCORERS:
+            if getattr(weights, name) > 0 and not self.configured(name):
+                needs = {"embedded": "a fitted embedded scorer", "judge": "WATERCOLOUR_JUDGE_* and a pool",
+                         "hpsv3": "WATERCOLOUR_HPSV3_URL"}[name]  # fmt: skip
+                raise ConfigError(f"{where}{name.upper() if where.endswith('_') else name} is above zero, but this "
+                                  f"deployment has no {name} scorer (it needs {needs})")  # fmt: skip
+
+    def weights_for(self, overrides: dict[str, float] | str) -> RubricWeights:
         """Per-episode weights, validated against what this rubric can score.
 
         Args:
-            overrides: weights by component name (gate, length, embedded, judge); names left
-                out are 0.
+            overrides: a preset name from `PRESETS`, or weights by component name (gate,
+                length, hpsv3, judge, embedded); names left out are 0.
 
         Raises:
-            ConfigError: an unknown name, a weight outside [0, 1], a sum other than 1, or a
-                weight above zero for a scorer this deployment has not set up.
+            ConfigError: an unknown preset or name, a weight outside [0, 1], a sum other than
+                1, or a weight above zero for a scorer this deployment has not set up.
         """
-        unknown = set(overrides) - set(COMPONENTS)
-        if unknown:
-            raise ConfigError(f"unknown reward components {sorted(unknown)}; known: {', '.join(COMPONENTS)}")
-        values = {name: float(overrides.get(name, 0.0)) for name in COMPONENTS}
-        if any(not 0.0 <= v <= 1.0 for v in values.values()) or abs(sum(values.values()) - 1.0) > 1e-6:
-            raise ConfigError(f"reward weights must lie in [0, 1] and sum to 1, got {values}")
-        if values["embedded"] > 0 and self.scorer is None:
-            raise ConfigError("this deployment has no embedded scorer; its weight must be 0")
-        if values["judge"] > 0 and (self.judge is None or self.pool is None):
-            raise ConfigError("this deployment has no pairwise judge; its weight must be 0")
-        return RubricWeights(**values)
+        if isinstance(overrides, str):
+            if overrides not in PRESETS:
+                raise ConfigError(f"unknown reward preset {overrides!r}; known: {', '.join(PRESETS)}")
+            weights = PRESETS[overrides]
+        else:
+            unknown = set(overrides) - set(COMPONENTS)
+            if unknown:
+                raise ConfigError(f"unknown reward components {sorted(unknown)}; known: {', '.join(COMPONENTS)}")
+            values = {name: float(overrides.get(name, 0.0)) for name in COMPONENTS}
+            if any(not 0.0 <= v <= 1.0 for v in values.values()) or abs(sum(values.values()) - 1.0) > 1e-6:
+                raise ConfigError(f"reward weights must lie in [0, 1] and sum to 1, got {values}")
+            weights = RubricWeights(**values)
+        self._check_configured(weights, "the episode's weight for ")
+        return weights
 
     def score(
         self,
@@ -127,6 +163,9 @@ class Rubric:
     ) -> RubricScore:
         """Scores one gated reply; see the module docstring for the None / 0.0 rule.
 
+        HPSv3 and the judge (both remote) run concurrently on the same render; the embedded
+        scorer runs meanwhile on this thread.
+
         Args:
             gate: the gate's verdict, with the render when one was made.
             sketch_tokens: the sketch's length under the policy's tokenizer; approximated from
@@ -135,34 +174,66 @@ class Rubric:
             weights: this episode's weights (from `weights_for`); the deployment's when None.
         """
         w = weights or self.weights
-        names = [n for n in COMPONENTS if n in ("gate", "length") or getattr(w, n) > 0]
+        weighted = [n for n in COMPONENTS if n in ("gate", "length") or getattr(w, n) > 0]
+        absent = [
+            RewardComponent(name=n, status=ScoreStatus.NOT_CONFIGURED)
+            for n in SCORERS
+            if getattr(w, n) == 0 and not self.configured(n)
+        ]
         if gate.infra_failure:
-            components = [RewardComponent(name=n, weight=getattr(w, n), status=ScoreStatus.UNAVAILABLE) for n in names]
-            return RubricScore(None, components)
+            components = [
+                RewardComponent(name=n, weight=getattr(w, n), status=ScoreStatus.UNAVAILABLE) for n in weighted
+            ]
+            return RubricScore(None, components + absent)
         if not gate.passed:
             components = [RewardComponent(name="gate", value=0.0, weight=w.gate, contribution=0.0)]
             components += [
-                RewardComponent(name=n, weight=getattr(w, n), status=ScoreStatus.SKIPPED_BY_GATE) for n in names[1:]
+                RewardComponent(name=n, weight=getattr(w, n), status=ScoreStatus.SKIPPED_BY_GATE) for n in weighted[1:]
             ]
-            return RubricScore(self.fail_reward, components)
+            return RubricScore(self.fail_reward, components + absent)
         assert gate.inventory is not None and gate.render is not None and gate.render.png is not None
+        png = gate.render.png
         tokens = gate.inventory.approx_tokens if sketch_tokens is None else sketch_tokens
-        values: dict[str, float | None] = {"gate": 1.0, "length": length_score(tokens, *self.length_ramp)}
-        if "embedded" in names and self.scorer is not None:
-            values["embedded"] = self.scorer.score(gate.render.png)
-        if "judge" in names and self.judge is not None and self.pool is not None:
-            references = draw_references(self.pool, self.references_per_episode, seed)
-            values["judge"] = self.judge.score(gate.render.png, references).value
-        components = [
-            RewardComponent(name=n, value=v, weight=getattr(w, n), contribution=getattr(w, n) * v)
-            if v is not None
-            else RewardComponent(name=n, weight=getattr(w, n), status=ScoreStatus.UNAVAILABLE)
-            for n, v in values.items()
-        ]
+        verdicts: dict[str, tuple[float | None, str]] = {
+            "gate": (1.0, ""),
+            "length": (length_score(tokens, *self.length_ramp), f"{tokens} tokens"),
+        }
+        with ThreadPoolExecutor(max_workers=2, thread_name_prefix="rubric") as remote:
+            pending = {}
+            if "judge" in weighted:
+                references = draw_references(self.pool, self.references_per_episode, seed, self.reference_mix)
+                pending["judge"] = remote.submit(self._judge, png, references)
+            if "hpsv3" in weighted:
+                pending["hpsv3"] = remote.submit(self._hpsv3, png)
+            if "embedded" in weighted:
+                verdicts["embedded"] = (self.scorer.score(png), "")
+            verdicts.update({name: future.result() for name, future in pending.items()})
+        components = []
+        for name in weighted:
+            value, detail = verdicts[name]
+            weight = getattr(w, name)
+            if value is None:
+                components.append(
+                    RewardComponent(name=name, weight=weight, status=ScoreStatus.UNAVAILABLE, detail=detail)
+                )
+            else:
+                components.append(RewardComponent(name=name, value=value, weight=weight, contribution=weight * value,
+                                                   detail=detail))  # fmt: skip
         if any(c.status is ScoreStatus.UNAVAILABLE for c in components):
             # a weighted scorer gave no verdict: the reward would silently lose its share
-            return RubricScore(None, components)
-        return RubricScore(sum(c.contribution for c in components), components)
+            return RubricScore(None, components + absent)
+        return RubricScore(sum(c.contribution for c in components), components + absent)
+
+    def _judge(self, png: bytes, references: list) -> tuple[float | None, str]:
+        verdict = self.judge.score(png, references)
+        statuses = Counter(c.status.value for c in verdict.comparisons)
+        return verdict.value, ", ".join(f"{n} {s}" for s, n in sorted(statuses.items()))
+
+    def _hpsv3(self, png: bytes) -> tuple[float | None, str]:
+        verdict = self.hpsv3.score(png)
+        if verdict.value is None:
+            return None, verdict.detail
+        return verdict.value, f"mu {verdict.mu:.3f}, sigma {verdict.sigma:.3f}"
 
 
 @dataclass(frozen=True)

@@ -9,14 +9,18 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from watercolour_env.errors import ConfigError
 from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR
-from watercolour_env.server.pool import STARTER_POOL
+from watercolour_env.server.hpsv3_client import DEFAULT_PROMPT as HPSV3_DEFAULT_PROMPT
+from watercolour_env.server.pool import STARTER_POOL, Tier
 from watercolour_env.server.prompt import DEFAULT_SUBJECT
 from watercolour_env.server.rubric import (
     LENGTH_RAMP_FULL_TOKENS,
     LENGTH_RAMP_START_TOKENS,
     LENGTH_RUNAWAY_TOKENS,
+    PRESETS,
     RubricWeights,
 )
+
+WEIGHT_FIELDS = ("weight_gate", "weight_length", "weight_embedded", "weight_judge", "weight_hpsv3")
 
 
 class Settings(BaseSettings):
@@ -47,12 +51,47 @@ class Settings(BaseSettings):
     weight_length: float = Field(0.05, ge=0, le=1)
     weight_embedded: float = Field(0.90, ge=0, le=1)
     weight_judge: float = Field(0.0, ge=0, le=1)
+    weight_hpsv3: float = Field(0.0, ge=0, le=1)
+    preset: str | None = None  # one of rubric.PRESETS; sets all five weights
     judge_base_url: str = "https://router.huggingface.co/v1"
     judge_model: str = "Qwen/Qwen3-VL-30B-A3B-Instruct"
     judge_token: SecretStr | None = None
     judge_timeout_s: float = Field(60.0, gt=0)
     judge_max_concurrency: int = Field(8, ge=1)
+    judge_structured_output: bool = True  # ask for a JSON schema; falls back to the strict parser if refused
     references_per_episode: int = Field(4, ge=1, le=32)
+    reference_mix: dict[Tier, float] = Field(default_factory=lambda: {Tier.LOVE: 0.5, Tier.OKAY: 0.5})
+    hpsv3_url: str | None = None
+    hpsv3_token: SecretStr | None = None
+    hpsv3_prompt: str = HPSV3_DEFAULT_PROMPT
+    hpsv3_timeout_s: float = Field(60.0, gt=0)
+    hpsv3_retries: int = Field(3, ge=0, le=10)
+
+    @model_validator(mode="after")
+    def _preset_sets_the_weights(self) -> Settings:
+        if self.preset is None:
+            return self
+        if self.preset not in PRESETS:
+            raise ValueError(f"WATERCOLOUR_PRESET={self.preset!r} is not one of {', '.join(PRESETS)}")
+        explicit = sorted(f"WATERCOLOUR_{f.upper()}" for f in WEIGHT_FIELDS if f in self.model_fields_set)
+        if explicit:
+            raise ValueError(f"WATERCOLOUR_PRESET sets every weight; unset {', '.join(explicit)} or the preset")
+        for name, value in PRESETS[self.preset].__dict__.items():
+            object.__setattr__(self, f"weight_{name}", value)
+        return self
+
+    @model_validator(mode="after")
+    def _hpsv3_is_configured(self) -> Settings:
+        if self.weight_hpsv3 > 0 and not self.hpsv3_url:
+            raise ValueError("WATERCOLOUR_WEIGHT_HPSV3 > 0 needs WATERCOLOUR_HPSV3_URL (the HPSv3 scorer Space)")
+        return self
+
+    @model_validator(mode="after")
+    def _reference_mix_is_a_distribution(self) -> Settings:
+        shares = self.reference_mix.values()
+        if not shares or any(v < 0 for v in shares) or abs(sum(shares) - 1.0) > 1e-6:
+            raise ValueError(f"WATERCOLOUR_REFERENCE_MIX shares must be >= 0 and sum to 1, got {self.reference_mix}")
+        return self
 
     @model_validator(mode="after")
     def _judge_is_configured(self) -> Settings:
@@ -75,12 +114,10 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _weights_sum_to_one(self) -> Settings:
-        total = self.weight_gate + self.weight_length + self.weight_embedded + self.weight_judge
+        total = sum(getattr(self, f) for f in WEIGHT_FIELDS)
         if abs(total - 1.0) > 1e-6:
-            raise ValueError(
-                f"reward weights sum to {total:g}, not 1: set WATERCOLOUR_WEIGHT_GATE, "
-                "WATERCOLOUR_WEIGHT_LENGTH, WATERCOLOUR_WEIGHT_EMBEDDED and WATERCOLOUR_WEIGHT_JUDGE to sum to 1"
-            )
+            names = ", ".join(f"WATERCOLOUR_{f.upper()}" for f in WEIGHT_FIELDS)
+            raise ValueError(f"reward weights sum to {total:g}, not 1: set {names} to sum to 1, or WATERCOLOUR_PRESET")
         return self
 
     def length_ramp(self) -> tuple[int, int, int]:
@@ -89,7 +126,8 @@ class Settings(BaseSettings):
 
     def weights(self) -> RubricWeights:
         """The rubric weights these settings describe."""
-        return RubricWeights(self.weight_gate, self.weight_length, self.weight_embedded, self.weight_judge)
+        return RubricWeights(self.weight_gate, self.weight_length, self.weight_embedded, self.weight_judge,
+                             self.weight_hpsv3)  # fmt: skip
 
 
 def load_settings(**overrides: object) -> Settings:

@@ -13,6 +13,8 @@ from openenv.core.env_server.interfaces import Environment
 from watercolour_env.errors import WatercolourError
 from watercolour_env.models import (
     EpisodeStatus,
+    RewardComponent,
+    ScoreStatus,
     WatercolourAction,
     WatercolourObservation,
     WatercolourState,
@@ -74,7 +76,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         episode_id: str | None = None,
         subject: str | None = None,
         return_image: bool = False,
-        weights: dict[str, float] | None = None,
+        weights: dict[str, float] | str | None = None,
         **kwargs: Any,
     ) -> WatercolourObservation:
         """Starts an episode.
@@ -85,8 +87,9 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             episode_id: an id to report; a fresh UUID when None.
             subject: what to paint, e.g. "a peach hibiscus"; the server default when None.
             return_image: whether the step observation carries the PNG.
-            weights: this episode's reward weights by component (gate, length, embedded,
-                judge), summing to 1; the deployment's when None.
+            weights: this episode's reward weights by component (gate, length, hpsv3, judge,
+                embedded), summing to 1, or a preset name ("hps-only", "judge-led", "hps-led",
+                "embedded"); the deployment's when None.
             **kwargs: other reset options, ignored.
 
         Raises:
@@ -135,7 +138,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             render_ms=render.elapsed_ms if render else None,
             renderer=render.renderer if render else "",
             image_png_b64=base64.b64encode(png).decode() if png and self._state.return_image else None,
-            detail=render.detail if render else _source_detail(gate),
+            detail=_unscored_detail(score.components) or (render.detail if render else _source_detail(gate)),
         )
 
     @property
@@ -155,6 +158,13 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             prompt=user_prompt(s.subject),
             **fields,
         )
+
+
+def _unscored_detail(components: list[RewardComponent]) -> str:
+    """Which weighted scorers gave no verdict, and why (empty when all did)."""
+    missing = [f"{c.name} ({c.detail})" if c.detail else c.name for c in components
+               if c.status is ScoreStatus.UNAVAILABLE]  # fmt: skip
+    return f"unscored, no verdict from: {'; '.join(missing)}" if missing else ""
 
 
 def _source_detail(gate: GateResult) -> str:

@@ -38,6 +38,14 @@ def scripted_judge(calls: list[str]) -> FastAPI:
         calls.append(model)
         first_image = body["messages"][0]["content"][0]["image_url"]["url"]
         candidate_letter = "A" if first_image == candidate_url else "B"
+        schema = body.get("response_format", {}).get("json_schema", {}).get("schema")
+        if model == "refuses-structured" and schema is not None:
+            calls.append("refused")
+            return JSONResponse({"error": {"message": "response_format is not supported"}}, status_code=400)
+        if model == "needs-structured":  # answers in the schema only when it was asked for
+            if schema is None or list(schema["properties"]) != ["winner", "reason"]:
+                return reply("The first one, because", model)
+            return reply(f'{{"winner": "{candidate_letter}", "reason": "constrained"}}', model)
         if model == "prefers-candidate":
             return reply(f'{{"winner": "{candidate_letter}", "reason": "richer washes"}}', model)
         if model == "prefers-reference":
@@ -116,6 +124,23 @@ def test_a_timeout_fails_the_comparison_and_leaves_the_judge_unavailable(endpoin
     score = judge(url, "slow", timeout_s=0.5).score(CANDIDATE, REFERENCES[:1])
     assert score.value is None
     assert {c.status for c in score.comparisons} == {ComparisonStatus.FAILED}
+
+
+def test_structured_output_is_asked_for_with_the_winner_first(endpoint):
+    url, _ = endpoint
+    assert judge(url, "needs-structured").score(CANDIDATE, POOL.tier(Tier.LOVE)[:1]).value == 1.0
+    unstructured = PairwiseJudge(OpenAI(base_url=url, api_key="t", max_retries=0), "needs-structured",
+                                 structured_output=False)  # fmt: skip
+    assert unstructured.score(CANDIDATE, POOL.tier(Tier.LOVE)[:1]).value is None
+
+
+def test_an_endpoint_that_refuses_structured_output_is_asked_again_without_it(endpoint):
+    url, calls = endpoint
+    before = calls.count("refused")
+    j = PairwiseJudge(OpenAI(base_url=url, api_key="t", max_retries=0), "refuses-structured", max_concurrency=1)
+    assert j.score(CANDIDATE, POOL.tier(Tier.LOVE)[:2]).value == 0.5  # answers "A" always: a tie
+    assert j.structured_output is False
+    assert calls.count("refused") - before == 1  # asked once, then never again
 
 
 @pytest.mark.parametrize(

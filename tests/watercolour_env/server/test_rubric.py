@@ -27,13 +27,17 @@ def test_the_length_ramp_rises_from_150_to_3000_tokens_and_drops_past_6000(token
 def test_an_infrastructure_failure_scores_none_not_zero():
     score = Rubric(RubricWeights(), scorer=starter_scorer()).score(GateResult(False, infra_failure=True))
     assert score.reward is None
-    assert {c.status for c in score.components} == {ScoreStatus.UNAVAILABLE}
+    assert {c.status for c in score.components if c.weight > 0} == {ScoreStatus.UNAVAILABLE}
+    assert {c.name: c.status for c in score.components if c.weight == 0} == {
+        "hpsv3": ScoreStatus.NOT_CONFIGURED,
+        "judge": ScoreStatus.NOT_CONFIGURED,
+    }
 
 
 def test_a_gate_failure_scores_the_fail_reward_and_skips_the_scorers():
     score = Rubric(RubricWeights(), fail_reward=0.0, scorer=starter_scorer()).score(GateResult(False))
     assert score.reward == 0.0
-    assert [c.status for c in score.components[1:]] == [ScoreStatus.SKIPPED_BY_GATE] * 2
+    assert [c.status for c in score.components[1:3]] == [ScoreStatus.SKIPPED_BY_GATE] * 2
 
 
 def test_a_passed_reply_sums_weighted_components(tmp_path):
@@ -45,7 +49,7 @@ def test_a_passed_reply_sums_weighted_components(tmp_path):
     score = Rubric(RubricWeights(gate=0.2, length=0.3, embedded=0.5), scorer=starter_scorer()).score(gate)
     by_name = {c.name: c for c in score.components}
     assert by_name["gate"].contribution == pytest.approx(0.2)
-    assert score.reward == pytest.approx(sum(c.weight * c.value for c in score.components))
+    assert score.reward == pytest.approx(sum(c.weight * c.value for c in score.components if c.value is not None))
     assert 0.0 <= score.reward <= 1.0
 
 

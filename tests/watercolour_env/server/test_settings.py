@@ -16,3 +16,46 @@ def test_settings_are_read_from_watercolour_variables(monkeypatch):
     settings = load_settings()
     assert settings.render_workers == 3
     assert settings.default_subject == "a white hibiscus"
+
+
+@pytest.mark.parametrize(
+    ("preset", "hpsv3", "judge"), [("hps-only", 0.9, 0.0), ("judge-led", 0.3, 0.6), ("hps-led", 0.6, 0.3)]
+)
+def test_the_seeds_three_runs_are_presets(monkeypatch, preset, hpsv3, judge):
+    monkeypatch.setenv("WATERCOLOUR_PRESET", preset)
+    monkeypatch.setenv("WATERCOLOUR_HPSV3_URL", "http://127.0.0.1:7860")
+    monkeypatch.setenv("WATERCOLOUR_JUDGE_TOKEN", "hf_x")
+    w = load_settings().weights()
+    assert (w.gate, w.length, w.hpsv3, w.judge, w.embedded) == (0.05, 0.05, hpsv3, judge, 0.0)
+
+
+def test_a_weighted_hpsv3_without_its_url_refuses_to_start_naming_the_variable(monkeypatch):
+    monkeypatch.setenv("WATERCOLOUR_PRESET", "hps-only")
+    with pytest.raises(ConfigError, match="WATERCOLOUR_HPSV3_URL"):
+        load_settings()
+    with pytest.raises(ConfigError, match="WATERCOLOUR_HPSV3_URL"):
+        load_settings(preset=None, weight_embedded=0.4, weight_hpsv3=0.5)
+
+
+def test_a_preset_and_explicit_weights_together_are_refused(monkeypatch):
+    monkeypatch.setenv("WATERCOLOUR_PRESET", "hps-only")
+    monkeypatch.setenv("WATERCOLOUR_HPSV3_URL", "http://127.0.0.1:7860")
+    monkeypatch.setenv("WATERCOLOUR_WEIGHT_GATE", "0.1")
+    with pytest.raises(ConfigError, match="unset WATERCOLOUR_WEIGHT_GATE"):
+        load_settings()
+
+
+def test_an_unknown_preset_names_the_known_ones():
+    with pytest.raises(ConfigError, match="hps-only, judge-led, hps-led"):
+        load_settings(preset="aesthetic")
+
+
+def test_the_reference_mix_is_read_as_json_and_must_be_a_distribution(monkeypatch):
+    monkeypatch.setenv("WATERCOLOUR_REFERENCE_MIX", '{"love": 0.75, "okay": 0.25}')
+    assert {t.value: v for t, v in load_settings().reference_mix.items()} == {"love": 0.75, "okay": 0.25}
+    monkeypatch.setenv("WATERCOLOUR_REFERENCE_MIX", '{"love": 0.75, "okay": 0.75}')
+    with pytest.raises(ConfigError, match="WATERCOLOUR_REFERENCE_MIX"):
+        load_settings()
+    monkeypatch.setenv("WATERCOLOUR_REFERENCE_MIX", '{"adore": 1.0}')
+    with pytest.raises(ConfigError, match="reference_mix"):
+        load_settings()

@@ -1,0 +1,103 @@
+"""The client of the HPSv3 scorer Space (`scorers/hpsv3_space`): one painting in, one verdict out.
+
+The Space answers `POST /score` with mu, sigma and `score = 1 / (1 + exp(-mu / 4))` per image
+(see its docstring for the scale's source). Each environment episode sends its one painting; the
+Space gathers concurrent episodes into GPU batches, so the client stays simple. A Space that is
+still loading (503), overloaded (429, 5xx) or unreachable is retried with backoff; when it never
+answers the verdict is None ("unavailable"), never 0.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import time
+from dataclasses import dataclass
+
+import httpx
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PROMPT = "a loose watercolour flower"
+"""The public reproduction's HPSv3 prompt; the prompt moves mu's range a lot (FIELD-NOTES)."""
+RETRYABLE = {408, 425, 429, 500, 502, 503, 504}
+
+
+@dataclass(frozen=True)
+class HPSv3Score:
+    """One verdict: `value` (the bounded score, in (0, 1)) and mu/sigma, or None and why."""
+
+    value: float | None
+    mu: float | None = None
+    sigma: float | None = None
+    detail: str = ""
+
+    @property
+    def available(self) -> bool:
+        """False when the Space gave no verdict."""
+        return self.value is not None
+
+
+class HPSv3Client:
+    """Scores paintings with an HPSv3 Space over HTTP.
+
+    Args:
+        base_url: the Space, e.g. "https://you-hpsv3.hf.space" or "http://127.0.0.1:7860".
+        token: the Space's `HPSV3_API_TOKEN`, sent as a bearer token; None for an open Space.
+        prompt: the text HPSv3 scores each image against.
+        timeout_s: per request, > 0.
+        retries: extra attempts on connection errors, timeouts, 429 and 5xx (backoff 0.5 s,
+            1 s, 2 s, ... capped at 8 s).
+
+    Example:
+        >>> client = HPSv3Client("http://127.0.0.1:7860")  # doctest: +SKIP
+        >>> client.score(png).value  # doctest: +SKIP
+        0.62
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        prompt: str = DEFAULT_PROMPT,
+        timeout_s: float = 60.0,
+        retries: int = 3,
+    ) -> None:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self.base_url = base_url.rstrip("/")
+        self.prompt = prompt
+        self.retries = retries
+        self._http = httpx.Client(base_url=self.base_url, headers=headers, timeout=timeout_s)
+
+    def score(self, png: bytes) -> HPSv3Score:
+        """The verdict on one PNG; never raises (a failure comes back with value None)."""
+        body = {"images": [base64.b64encode(png).decode()], "prompt": self.prompt}
+        detail = ""
+        for attempt in range(1 + self.retries):
+            if attempt:
+                time.sleep(min(8.0, 0.5 * 2 ** (attempt - 1)))
+            try:
+                response = self._http.post("/score", json=body)
+            except httpx.HTTPError as err:
+                detail = f"{type(err).__name__}: {err}"
+                continue
+            if response.status_code == 200:
+                verdict = response.json()["scores"][0]
+                return HPSv3Score(verdict["score"], verdict["mu"], verdict["sigma"])
+            detail = f"HTTP {response.status_code}: {response.text[:200]}"
+            if response.status_code not in RETRYABLE:
+                break  # a 4xx will not change on a retry
+        log.warning("HPSv3 gave no verdict: %s", detail)
+        return HPSv3Score(None, detail=detail)
+
+    def health(self) -> dict:
+        """The Space's `/health` body ({"status": "loaded" | "loading" | "error", ...}).
+
+        Raises:
+            httpx.HTTPError: the Space cannot be reached.
+        """
+        return self._http.get("/health").json()
+
+    def close(self) -> None:
+        """Closes the connection pool."""
+        self._http.close()

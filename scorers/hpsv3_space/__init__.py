@@ -1,0 +1,1 @@
+"""The HPSv3 scorer Space: `app` (FastAPI), `tiny_model` (random models for tests and benchmarks)."""
