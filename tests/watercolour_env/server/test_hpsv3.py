@@ -9,7 +9,7 @@ import httpx
 import pytest
 from fastapi import FastAPI, Request
 
-from tests.conftest import example, serving
+from tests.conftest import example, expected_outcomes, serving
 from tests.watercolour_env.server.test_judge import CANDIDATE, POOL, passed_gate, reply, scripted_judge
 from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
 from watercolour_env.models import ScoreStatus
@@ -44,6 +44,31 @@ def test_a_wrong_token_is_unavailable_at_once_not_retried(hpsv3_space):
 def test_an_unreachable_space_is_unavailable_after_its_retries():
     verdict = HPSv3Client(dead_url(), retries=1).score(CANDIDATE)
     assert verdict.value is None and "ConnectError" in verdict.detail
+
+
+def test_a_space_still_loading_is_retried_then_unavailable():
+    """The Space app itself (no model needed to stay in "loading"), served from the main venv."""
+    import sys
+    import threading
+
+    from tests.conftest import REPO
+
+    sys.path.insert(0, str(REPO / "scorers"))
+    from hpsv3_space.app import Settings, create_app
+
+    release = threading.Event()
+
+    def never_loads(settings):
+        release.wait(30)
+        raise RuntimeError("released")
+
+    try:
+        with serving(create_app(Settings(), loader=never_loads)) as url:
+            assert httpx.get(f"{url}/health").json()["status"] == "loading"
+            verdict = HPSv3Client(url, retries=1).score(CANDIDATE)
+    finally:
+        release.set()
+    assert verdict.value is None and verdict.detail.startswith("HTTP 503") and "still loading" in verdict.detail
 
 
 def test_the_rubric_weighs_hpsv3_and_reports_mu_and_sigma(hpsv3_space):
@@ -111,17 +136,24 @@ def test_a_real_server_with_judge_and_hpsv3_scores_the_examples(hpsv3_space):
         app = build_app(settings)
         try:
             with serving(app) as env_url, WatercolourEnv(base_url=env_url, message_timeout_s=120).sync() as env:
-                env.reset(seed=4)
-                result = env.step(WatercolourAction(reply=example("hibiscus.js")))
-                obs = result.observation
-                by_name = {c.name: c for c in obs.reward_components}
-                assert obs.status is EpisodeStatus.SCORED
-                assert {n: c.status.value for n, c in by_name.items()} == {
-                    "gate": "ok", "length": "ok", "hpsv3": "ok", "judge": "ok", "embedded": "not_configured"
-                }  # fmt: skip
-                assert (by_name["hpsv3"].weight, by_name["judge"].weight) == (0.3, 0.6)
-                assert by_name["judge"].value == 0.5 and by_name["judge"].detail == "4 ok"
-                assert result.reward == pytest.approx(sum(c.contribution for c in obs.reward_components))
+                for name, expected in sorted(expected_outcomes().items()):
+                    env.reset(seed=4)
+                    result = env.step(WatercolourAction(reply=example(name)))
+                    obs = result.observation
+                    by_name = {c.name: c for c in obs.reward_components}
+                    assert [v.value for v in obs.violations] == expected["violations"], name
+                    if not expected["passed"]:
+                        assert obs.status is EpisodeStatus.REJECTED and result.reward == 0.0, name
+                        assert by_name["hpsv3"].status.value == by_name["judge"].status.value == "skipped_by_gate"
+                        continue
+                    assert obs.status is EpisodeStatus.SCORED, name
+                    assert {n: c.status.value for n, c in by_name.items()} == {
+                        "gate": "ok", "length": "ok", "hpsv3": "ok", "judge": "ok", "embedded": "not_configured"
+                    }  # fmt: skip
+                    assert (by_name["hpsv3"].weight, by_name["judge"].weight) == (0.3, 0.6)
+                    assert 0 < by_name["hpsv3"].value < 1 and by_name["hpsv3"].detail.startswith("mu ")
+                    assert by_name["judge"].value == 0.5 and by_name["judge"].detail == "4 ok"  # position bias
+                    assert result.reward == pytest.approx(sum(c.contribution for c in obs.reward_components))
 
                 env.reset(seed=4)
                 obs = env.step(WatercolourAction(reply=example("bare_primitives.js"))).observation
