@@ -109,6 +109,18 @@ def test_no_network_attempt_reaches_a_loopback_canary(contained, canary):
     assert_recovers(contained)
 
 
+@pytest.mark.parametrize("how", ["location = U + '/navigated';", "window.location.replace(U + '/replaced');",
+                                 "document.location.href = U + '/href';"])  # fmt: skip
+def test_a_frame_sent_to_another_loopback_port_is_stopped_before_the_request(contained, canary, how):
+    url, hits = canary
+    sketch = example("trivial.js").replace("noLoop();", f"noLoop(); const U = {url!r}; {how}")
+    result = contained.render(sketch, seed=1)
+    time.sleep(0.5)
+    assert hits == []
+    assert result.status is RenderStatus.SKETCH_ERROR and result.detail == "the sketch navigated away"
+    assert_recovers(contained)
+
+
 def test_the_canary_does_see_a_fetch_from_an_unsandboxed_page(contained, canary):
     """Positive control: the canary and the attempt code work when nothing blocks them."""
     url, hits = canary
