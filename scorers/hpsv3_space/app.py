@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field, SecretStr
@@ -508,7 +509,10 @@ def create_app(settings: Settings | None = None, loader: Callable[[Settings], Lo
             raise HTTPException(
                 413, f"{len(request.images)} images, over {settings.max_images_per_request} per request"
             )
-        images = [decode_png(data, i, settings) for i, data in enumerate(request.images)]
+        # decoded on worker threads (PIL releases the GIL), not on the event loop
+        images = await asyncio.gather(
+            *(run_in_threadpool(decode_png, data, i, settings) for i, data in enumerate(request.images))
+        )
         prompt = request.prompt or settings.default_prompt
         results = await scorer.batcher.score(images, prompt)
         return ScoreResponse(
