@@ -85,6 +85,7 @@ def build_judge(settings: Settings) -> PairwiseJudge:
     return PairwiseJudge(
         client,
         settings.judge_model,
+        criteria=settings.judge_criteria,
         max_concurrency=settings.judge_max_concurrency,
         structured_output=settings.judge_structured_output,
     )

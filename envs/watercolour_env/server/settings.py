@@ -10,6 +10,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from watercolour_env.errors import ConfigError
 from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR
 from watercolour_env.server.hpsv3_client import DEFAULT_PROMPT as HPSV3_DEFAULT_PROMPT
+from watercolour_env.server.judge import HIBISCUS_CRITERIA
 from watercolour_env.server.pool import STARTER_POOL, Tier
 from watercolour_env.server.prompt import DEFAULT_SUBJECT
 from watercolour_env.server.rubric import (
@@ -58,6 +59,7 @@ class Settings(BaseSettings):
     judge_token: SecretStr | None = None
     judge_timeout_s: float = Field(60.0, gt=0)
     judge_max_concurrency: int = Field(8, ge=1)
+    judge_criteria: str = HIBISCUS_CRITERIA  # what "better" means: "Which is the better <criteria>?"
     judge_structured_output: bool = True  # ask for a JSON schema; falls back to the strict parser if refused
     references_per_episode: int = Field(4, ge=1, le=32)
     reference_mix: dict[Tier, float] = Field(default_factory=lambda: {Tier.LOVE: 0.5, Tier.OKAY: 0.5})

@@ -59,3 +59,11 @@ def test_the_reference_mix_is_read_as_json_and_must_be_a_distribution(monkeypatc
     monkeypatch.setenv("WATERCOLOUR_REFERENCE_MIX", '{"adore": 1.0}')
     with pytest.raises(ConfigError, match="reference_mix"):
         load_settings()
+
+
+def test_the_judge_criteria_come_from_the_settings(monkeypatch):
+    from watercolour_env.server.app import build_judge
+
+    monkeypatch.setenv("WATERCOLOUR_JUDGE_CRITERIA", "a botanical watercolour of a rose")
+    judge = build_judge(load_settings(judge_base_url="http://127.0.0.1:9/v1"))
+    assert judge.criteria == "a botanical watercolour of a rose"
