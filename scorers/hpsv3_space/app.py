@@ -44,11 +44,11 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi import FastAPI, HTTPException, Request
 from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import BaseModel, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 log = logging.getLogger("hpsv3_space")
@@ -76,7 +76,9 @@ class Settings(BaseSettings):
     batches_in_flight: int = Field(2, ge=1, le=8)  # 2: the next batch is prepared during a forward pass
     max_images_per_request: int = Field(64, ge=1)
     max_image_bytes: int = Field(8 * 2**20, ge=1)
-    max_image_side: int = Field(4096, ge=1)
+    max_image_side: int = Field(2048, ge=28)
+    max_request_bytes: int = Field(64 * 2**20, ge=1024)  # counted as the body streams in
+    max_queued_images: int = Field(256, ge=1)  # more waiting than this: 503 with Retry-After
     default_prompt: str = DEFAULT_PROMPT
     block_diagonal_vision: bool = True  # see _block_diagonal_forward; False runs transformers' own
 
@@ -192,6 +194,15 @@ class ScoreRequest(BaseModel):
     images: list[str] = Field(min_length=1)
     prompt: str | None = Field(None, max_length=2000)
 
+    @field_validator("prompt")
+    @classmethod
+    def _no_special_tokens(cls, prompt: str | None) -> str | None:
+        # "<|Reward|>" in a prompt would add a second reward token and shift every row of the
+        # batch onto its neighbour's score; Qwen's special tokens all look like <|...|>
+        if prompt is not None and "<|" in prompt:
+            raise ValueError("the prompt may not contain '<|' (Qwen special tokens such as <|Reward|>)")
+        return prompt
+
 
 class ImageScore(BaseModel):
     """One image's verdict: mu and sigma (unbounded) and score in (0, 1)."""
@@ -228,6 +239,11 @@ class Counters:
     def as_dict(self) -> dict[str, int]:
         """JSON-ready counters (the batch-size history is left out)."""
         return {k: v for k, v in self.__dict__.items() if k != "batch_sizes"}
+
+
+def _fail(item: _Item, err: Exception) -> None:
+    if not item.future.done():
+        item.future.set_exception(HTTPException(500, f"scoring failed: {type(err).__name__}: {err}"))
 
 
 class MicroBatcher:
@@ -286,23 +302,30 @@ class MicroBatcher:
         return list(await asyncio.gather(*(item.future for item in items)))
 
     async def _gather(self) -> list[_Item]:
+        """The next batch; images whose request went away (future cancelled) are dropped."""
         loop = asyncio.get_running_loop()
-        batch = [await self.queue.get()]
+        batch = []
+        while not batch:
+            batch = [item for item in [await self.queue.get()] if not item.future.done()]
         deadline = loop.time() + self.max_wait_s
         while len(batch) < self.max_batch:
             try:
-                batch.append(self.queue.get_nowait())
-                continue
+                item = self.queue.get_nowait()
             except asyncio.QueueEmpty:
-                pass
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                break
-            try:
-                batch.append(await asyncio.wait_for(self.queue.get(), remaining))
-            except TimeoutError:
-                break
+                remaining = deadline - loop.time()
+                if remaining <= 0:
+                    break
+                try:
+                    item = await asyncio.wait_for(self.queue.get(), remaining)
+                except TimeoutError:
+                    break
+            if not item.future.done():
+                batch.append(item)
         return batch
+
+    def waiting(self) -> int:
+        """Images queued and not yet in a batch."""
+        return self.queue.qsize()
 
     async def _loop(self) -> None:
         loop = asyncio.get_running_loop()
@@ -318,19 +341,37 @@ class MicroBatcher:
             task.add_done_callback(self._batches.discard)
 
     async def _finish(self, batch: list[_Item], prepared: asyncio.Future) -> None:
+        loop = asyncio.get_running_loop()
         try:
-            results = await asyncio.get_running_loop().run_in_executor(self._gpu, self.forward, await prepared)
-        except Exception as err:  # noqa: BLE001 (every waiting request hears why)
-            log.exception("HPSv3 batch of %d failed", len(batch))
-            for item in batch:
-                if not item.future.done():
-                    item.future.set_exception(HTTPException(500, f"scoring failed: {type(err).__name__}: {err}"))
+            try:
+                results = await loop.run_in_executor(self._gpu, self.forward, await prepared)
+            except Exception:  # noqa: BLE001 (one bad item must not fail its neighbours)
+                if len(batch) == 1:
+                    raise
+                log.warning("HPSv3 batch of %d failed; scoring its images one by one", len(batch), exc_info=True)
+                for item in batch:
+                    await self._one(item)
+                return
+        except Exception as err:  # noqa: BLE001 (the waiting request hears why)
+            log.exception("HPSv3 failed on an image")
+            _fail(batch[0], err)
             return
         finally:
             self._in_flight.release()
         for item, result in zip(batch, results, strict=True):
             if not item.future.done():
                 item.future.set_result(result)
+
+    async def _one(self, item: _Item) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            inputs = await loop.run_in_executor(self._cpu, self.prepare, [item.image], [item.prompt])
+            (result,) = await loop.run_in_executor(self._gpu, self.forward, inputs)
+        except Exception as err:  # noqa: BLE001 (this item alone fails)
+            _fail(item, err)
+            return
+        if not item.future.done():
+            item.future.set_result(result)
 
     def _note(self, size: int) -> None:
         c = self.counters
@@ -350,14 +391,16 @@ def split_reward(inferencer: Inferencer) -> tuple[Callable[[list[Any], list[str]
     """
     import torch
 
-    def to_pairs(out: Any) -> list[tuple[float, float]]:
+    def to_pairs(out: Any, size: int) -> list[tuple[float, float]]:
+        if tuple(out.shape) != (size, 2):  # one reward token per image, or the rows misalign
+            raise RuntimeError(f"HPSv3 returned {tuple(out.shape)} for {size} images, not ({size}, 2)")
         return [(float(row[0]), float(row[1])) for row in out.float().cpu().tolist()]
 
     if not hasattr(inferencer, "prepare_batch"):
 
         def whole(batch: tuple[list[Any], list[str]]) -> list[tuple[float, float]]:
             with torch.inference_mode():
-                return to_pairs(inferencer.reward(*batch))
+                return to_pairs(inferencer.reward(*batch), len(batch[0]))
 
         return (lambda images, prompts: (images, prompts)), whole
 
@@ -367,25 +410,33 @@ def split_reward(inferencer: Inferencer) -> tuple[Callable[[list[Any], list[str]
 
     def forward(batch: Any) -> list[tuple[float, float]]:
         with torch.inference_mode():
-            return to_pairs(inferencer.model(return_dict=True, **batch)["logits"])
+            return to_pairs(inferencer.model(return_dict=True, **batch)["logits"], len(batch["image_grid_thw"]))
 
     return prepare, forward
 
 
+MAX_ASPECT = 200
+"""Qwen2-VL's image processor refuses an aspect ratio above 200 (`smart_resize`)."""
+
+
 def decode_png(data: str, index: int, settings: Settings):  # noqa: ANN201 (PIL.Image.Image)
-    """A base64 PNG as an RGB PIL image.
+    """A base64 PNG as an 8-bit RGB PIL image, transparency composited onto white.
+
+    Whitespace in the base64 (line-wrapped output of `base64`) is ignored; a `data:` prefix is
+    allowed. Only Pillow's PNG decoder ever sees the bytes.
 
     Raises:
-        HTTPException: 400 bad base64 or an undecodable PNG, 413 too large, 415 not a PNG.
+        HTTPException: 400 bad base64 or an undecodable PNG, 413 too many bytes or pixels,
+            415 not a PNG, 422 an aspect ratio over 200.
     """
     from PIL import Image
 
     if data.startswith("data:"):
         data = data.partition(",")[2]
-    if len(data) > settings.max_image_bytes * 4 // 3 + 4:
+    if len(data) > settings.max_image_bytes * 4 // 3 + 4096:
         raise HTTPException(413, f"image {index} is over {settings.max_image_bytes} bytes")
     try:
-        raw = base64.b64decode(data, validate=True)
+        raw = base64.b64decode("".join(data.split()), validate=True)
     except (binascii.Error, ValueError) as err:
         raise HTTPException(400, f"image {index} is not valid base64: {err}") from err
     if len(raw) > settings.max_image_bytes:
@@ -393,16 +444,37 @@ def decode_png(data: str, index: int, settings: Settings):  # noqa: ANN201 (PIL.
     if not raw.startswith(PNG_SIGNATURE):
         raise HTTPException(415, f"image {index} is not a PNG (only image/png is accepted)")
     try:
-        image = Image.open(io.BytesIO(raw))
-        if max(image.size) > settings.max_image_side:
-            raise HTTPException(
-                413, f"image {index} is {image.size[0]}x{image.size[1]}, over {settings.max_image_side} px a side"
-            )
+        image = Image.open(io.BytesIO(raw), formats=["PNG"])
+        width, height = image.size
+        if max(width, height) > settings.max_image_side:
+            raise HTTPException(413, f"image {index} is {width}x{height}, over {settings.max_image_side} px a side")
+        if max(width, height) > MAX_ASPECT * min(width, height):
+            raise HTTPException(422, f"image {index} is {width}x{height}: an aspect ratio over {MAX_ASPECT}")
         image.load()
     except HTTPException:
         raise
+    except Image.DecompressionBombError as err:
+        raise HTTPException(413, f"image {index} has too many pixels") from err
     except Exception as err:  # noqa: BLE001 (PIL raises many types for broken files)
-        raise HTTPException(400, f"image {index} is not a readable PNG: {err}") from err
+        raise HTTPException(400, f"image {index} is not a readable PNG ({type(err).__name__})") from err
+    return to_rgb(image)
+
+
+def to_rgb(image):  # noqa: ANN001, ANN201 (PIL.Image.Image)
+    """8-bit RGB: 16-bit grey scaled down (not clipped), transparency composited onto white."""
+    import numpy as np
+    from PIL import Image
+
+    if image.mode in ("I;16", "I;16B", "I;16L", "I"):
+        grey = np.asarray(image, dtype=np.uint32)
+        scale = 257 if grey.max(initial=0) > 255 or image.mode != "I" else 1
+        image = Image.fromarray((grey // scale).clip(0, 255).astype(np.uint8), "L")
+    if image.mode == "P" and "transparency" in image.info:
+        image = image.convert("RGBA")
+    if image.mode in ("RGBA", "LA", "PA"):
+        rgba = image.convert("RGBA")
+        paper = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        return Image.alpha_composite(paper, rgba).convert("RGB")
     return image.convert("RGB")
 
 
@@ -442,6 +514,44 @@ class Scorer:
         return thread
 
 
+class Guard:
+    """ASGI middleware: the bearer token before anything is read, and the body counted as it streams.
+
+    Every path but `/health` needs `Authorization: Bearer <HPSV3_API_TOKEN>` when a token is
+    set; a body over `HPSV3_MAX_REQUEST_BYTES` gets 413 whether or not it declared its length.
+    """
+
+    def __init__(self, app: Any, settings: Settings) -> None:
+        self.app = app
+        self.limit = settings.max_request_bytes
+        self.token = settings.api_token.get_secret_value().encode() if settings.api_token else None
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        """Refuses (401, 413) or passes the request on with its body counted."""
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = dict(scope.get("headers") or [])
+        if self.token is not None and scope.get("path") != "/health":
+            scheme, _, given = headers.get(b"authorization", b"").partition(b" ")
+            if scheme.lower() != b"bearer" or not secrets.compare_digest(given.strip(), self.token):
+                body = {"detail": "missing or wrong bearer token (HPSV3_API_TOKEN)"}
+                return await JSONResponse(body, 401, {"WWW-Authenticate": "Bearer"})(scope, receive, send)
+        declared = headers.get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > self.limit:
+            return await JSONResponse({"detail": f"request body over {self.limit} bytes"}, 413)(scope, receive, send)
+        seen = 0
+
+        async def counted() -> dict:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise HTTPException(413, f"request body over {self.limit} bytes")
+            return message
+
+        return await self.app(scope, counted, send)
+
+
 def create_app(settings: Settings | None = None, loader: Callable[[Settings], Loaded] = load_hpsv3) -> FastAPI:
     """The scorer app; loading starts with the server and `/health` answers meanwhile.
 
@@ -461,30 +571,20 @@ def create_app(settings: Settings | None = None, loader: Callable[[Settings], Lo
 
     app = FastAPI(title="HPSv3 scorer", lifespan=lifespan)
     app.state.scorer = scorer
-    bearer = HTTPBearer(auto_error=False)
+    app.add_middleware(Guard, settings=settings)
 
-    def authorised(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> None:
-        if settings.api_token is None:
-            return
-        expected = settings.api_token.get_secret_value()
-        if credentials is None or not secrets.compare_digest(credentials.credentials, expected):
-            raise HTTPException(401, "missing or wrong bearer token (HPSV3_API_TOKEN)",
-                                headers={"WWW-Authenticate": "Bearer"})  # fmt: skip
-
-    @app.middleware("http")
-    async def limit_body(request: Request, call_next):  # noqa: ANN001, ANN202
-        limit = settings.max_images_per_request * (settings.max_image_bytes * 4 // 3 + 64) + 4096
-        length = request.headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > limit:
-            return JSONResponse({"detail": f"request body over {limit} bytes"}, status_code=413)
-        return await call_next(request)
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, err: RequestValidationError) -> JSONResponse:
+        # the default handler echoes the input back: megabytes of base64, and a 500 for a NaN
+        errors = [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", ""))[:300]} for e in err.errors()[:10]]
+        return JSONResponse({"detail": errors}, status_code=422)
 
     @app.get("/health")
     def health() -> JSONResponse:
         body = {"status": scorer.status, "error": scorer.error, "load_s": scorer.load_s}
         return JSONResponse(body, status_code=200 if scorer.status == "loaded" else 503)
 
-    @app.get("/info", dependencies=[Depends(authorised)])
+    @app.get("/info")
     def info() -> dict[str, Any]:
         return {
             "status": scorer.status,
@@ -496,7 +596,7 @@ def create_app(settings: Settings | None = None, loader: Callable[[Settings], Lo
             "counters": scorer.batcher.counters.as_dict() if scorer.batcher else None,
         }
 
-    @app.post("/score", dependencies=[Depends(authorised)])
+    @app.post("/score")
     async def score(request: ScoreRequest) -> ScoreResponse:
         if scorer.status != "loaded" or scorer.batcher is None:
             detail = (
@@ -509,6 +609,8 @@ def create_app(settings: Settings | None = None, loader: Callable[[Settings], Lo
             raise HTTPException(
                 413, f"{len(request.images)} images, over {settings.max_images_per_request} per request"
             )
+        if scorer.batcher.waiting() + len(request.images) > settings.max_queued_images:
+            raise HTTPException(503, "the scorer is busy; try again shortly", headers={"Retry-After": "1"})
         # decoded on worker threads (PIL releases the GIL), not on the event loop
         images = await asyncio.gather(
             *(run_in_threadpool(decode_png, data, i, settings) for i, data in enumerate(request.images))

@@ -6,10 +6,12 @@ import base64
 import io
 import math
 import random
+import textwrap
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
+import numpy as np
 import pytest
 from hpsv3_space.app import Loaded, Settings, load_hpsv3, to_score
 from PIL import Image
@@ -113,7 +115,8 @@ def test_jpeg_is_refused_with_415(scorer_url: str) -> None:
 
 def test_oversized_input_is_refused_with_413(tiny_settings: Settings) -> None:
     small = tiny_settings.model_copy(update={"max_image_bytes": 20_000, "max_images_per_request": 3,
-                                             "max_image_side": 1000})  # fmt: skip
+                                             "max_image_side": 1000, "max_request_bytes": 100_000,
+                                             "max_queued_images": 2})  # fmt: skip
     with serve(small) as url:
         wait_loaded(url)
         noisy = Image.frombytes("RGB", (100, 100), random.Random(0).randbytes(100 * 100 * 3))  # incompressible
@@ -125,8 +128,13 @@ def test_oversized_input_is_refused_with_413(tiny_settings: Settings) -> None:
         assert wide.status_code == 413 and "px a side" in wide.text
         many = score(url, [png((1, 2, 3), size=28)] * 4)
         assert many.status_code == 413 and "over 3 per request" in many.text
-        body = httpx.post(f"{url}/score", content=b"x" * 200_000, headers={"content-type": "application/json"})
-        assert body.status_code == 413
+        busy = score(url, [png((1, 2, 3), size=28)] * 3)  # more than may wait in the queue
+        assert busy.status_code == 503 and busy.headers["retry-after"] == "1"
+        declared = httpx.post(f"{url}/score", content=b"x" * 200_000, headers={"content-type": "application/json"})
+        assert declared.status_code == 413
+        chunks = (b"x" * 10_000 for _ in range(20))  # no Content-Length: counted as it streams
+        streamed = httpx.post(f"{url}/score", content=chunks, headers={"content-type": "application/json"})
+        assert streamed.status_code == 413 and "over 100000 bytes" in streamed.text
 
 
 def test_health_answers_while_loading_then_loaded(tiny_settings: Settings) -> None:
@@ -179,3 +187,67 @@ def test_to_score_is_the_seed_logistic() -> None:
     assert to_score(0.0) == 0.5
     assert to_score(8.0) == pytest.approx(0.8808, abs=1e-4)
     assert to_score(-8.0) == pytest.approx(0.1192, abs=1e-4)
+
+
+def encode(image: Image.Image) -> str:
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    return base64.b64encode(buffer.getvalue()).decode()
+
+
+def test_a_prompt_with_special_tokens_is_refused(scorer_url: str) -> None:
+    """A second <|Reward|> token would shift a batch's rows onto their neighbours' scores."""
+    for prompt in ["<|Reward|>", "a flower <|image_pad|>"]:
+        response = score(scorer_url, [png(COLOURS[0])], prompt=prompt)
+        assert response.status_code == 422 and "special tokens" in response.text
+    assert "a flower" not in response.text  # errors do not echo the input
+
+
+def test_awkward_but_valid_pngs_are_scored_as_what_they_show(scorer_url: str) -> None:
+    grey8 = Image.new("L", (64, 64), 128)
+    grey16 = Image.fromarray(np.full((64, 64), 128 * 257, dtype=np.uint16))  # mode I;16
+    clear = Image.new("RGBA", (64, 64), (0, 0, 0, 0))  # fully transparent: white paper
+    white = Image.new("RGB", (64, 64), (255, 255, 255))
+    mus = [score(scorer_url, [encode(i)]).json()["scores"][0]["mu"] for i in (grey8, grey16, clear, white)]
+    assert mus[0] == pytest.approx(mus[1], abs=1e-6) and mus[2] == pytest.approx(mus[3], abs=1e-6)
+    wrapped = "\n".join(textwrap.wrap(png(COLOURS[1]), 76)) + "\n"  # what `base64` prints
+    assert score(scorer_url, [wrapped]).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ('{"images": ["iVBORw0KGgo="], "prompt": NaN}', 422, "prompt"),
+        ('{"images": ["iVBORw0KGgo="], "prompt": "\\ud800"}', 422, ""),
+        ('{"images": "not a list"}', 422, "images"),
+    ],
+)
+def test_odd_json_gets_a_422_not_a_500(scorer_url: str, body: str, status: int, words: str) -> None:
+    response = httpx.post(f"{scorer_url}/score", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == status and words in response.text
+
+
+def test_only_the_png_decoder_sees_the_bytes(scorer_url: str) -> None:
+    pcd = b"\x89PNG\r\n\x1a\n" + b"\0" * 2040 + b"PCD_" + random.Random(1).randbytes(800_000)
+    response = score(scorer_url, [base64.b64encode(pcd).decode()])
+    assert response.status_code == 400 and "0x" not in response.text  # no object addresses
+
+
+def test_extreme_shapes_get_a_4xx(scorer_url: str) -> None:
+    thin = score(scorer_url, [encode(Image.new("RGB", (1000, 2), (9, 9, 9)))])
+    assert thin.status_code == 422 and "aspect ratio" in thin.text
+    header = io.BytesIO()
+    Image.new("1", (2048, 2048)).save(header, "PNG")  # fine; a 40000 px side is over the limit
+    big = Image.new("1", (40000, 10))
+    response = score(scorer_url, [encode(big)])
+    assert response.status_code == 413
+
+
+def test_a_non_ascii_token_is_a_401_not_a_500(tiny_settings: Settings) -> None:
+    guarded = Settings(**{**tiny_settings.model_dump(), "api_token": "s3cret"})
+    with serve(guarded) as url:
+        raw = httpx.post(f"{url}/score", content=b"{}", headers={"Authorization": "Bearer s\xe9cret".encode("latin-1")})
+        assert raw.status_code == 401
+        chunks = (b"x" * 100_000 for _ in range(1000))  # 100 MB, no token: refused before reading
+        unauthorised = httpx.post(f"{url}/score", content=chunks, timeout=30)
+        assert unauthorised.status_code == 401
