@@ -109,7 +109,7 @@ def hpsv3_space(tmp_path_factory):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     token = "test-token"
-    env = {**os.environ, "HPSV3_CONFIG_PATH": paths["config_path"], "HPSV3_CHECKPOINT_PATH": paths["checkpoint_path"],
+    env = {**os.environ, **paths,
            "HPSV3_DEVICE": "cpu", "HPSV3_API_TOKEN": token, "HPSV3_MAX_WAIT_MS": "20"}  # fmt: skip
     log = (folder / "space.log").open("w")
     process = subprocess.Popen(

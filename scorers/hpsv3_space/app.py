@@ -156,7 +156,12 @@ def load_hpsv3(settings: Settings) -> Loaded:
     checkpoint = settings.checkpoint_path or huggingface_hub.hf_hub_download(
         settings.checkpoint_repo, "HPSv3.safetensors", revision=settings.checkpoint_revision
     )
-    inferencer = HPSv3RewardInferencer(config_path=settings.config_path, checkpoint_path=checkpoint, device=device)
+    verbosity = transformers.logging.get_verbosity()
+    transformers.logging.set_verbosity_error()  # the base loads without the reward head, which the checkpoint fills
+    try:
+        inferencer = HPSv3RewardInferencer(config_path=settings.config_path, checkpoint_path=checkpoint, device=device)
+    finally:
+        transformers.logging.set_verbosity(verbosity)
     model = inferencer.model
     info = {
         "model": model.config._name_or_path or "Qwen/Qwen2-VL-7B-Instruct",
@@ -536,6 +541,10 @@ class Guard:
             if scheme.lower() != b"bearer" or not secrets.compare_digest(given.strip(), self.token):
                 body = {"detail": "missing or wrong bearer token (HPSV3_API_TOKEN)"}
                 return await JSONResponse(body, 401, {"WWW-Authenticate": "Bearer"})(scope, receive, send)
+        if scope.get("method") == "POST" and not headers.get(b"content-type", b"").startswith(b"application/json"):
+            return await JSONResponse({"detail": "send JSON (content-type: application/json)"}, 415)(
+                scope, receive, send
+            )
         declared = headers.get(b"content-length", b"")
         if declared.isdigit() and int(declared) > self.limit:
             return await JSONResponse({"detail": f"request body over {self.limit} bytes"}, 413)(scope, receive, send)

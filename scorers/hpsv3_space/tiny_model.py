@@ -211,9 +211,20 @@ def random_inferencer(size: str = "7b", device: str = "cuda", dtype: str = "bflo
     return inferencer
 
 
-if __name__ == "__main__":
-    # python -m hpsv3_space.tiny_model FOLDER: writes the tiny model, prints its two paths as JSON
-    import sys
+def main() -> None:
+    """`python -m hpsv3_space.tiny_model DIR` (from `scorers/`, in `.venv-hpsv3`)."""
+    import argparse
 
-    config_path, checkpoint_path = write_tiny_model(Path(sys.argv[1]))
-    print(json.dumps({"config_path": str(config_path), "checkpoint_path": str(checkpoint_path)}))
+    parser = argparse.ArgumentParser(
+        prog="python -m hpsv3_space.tiny_model",
+        description="Write a tiny random HPSv3 model; print HPSV3_CONFIG_PATH and HPSV3_CHECKPOINT_PATH as JSON.",
+    )
+    parser.add_argument("folder", type=Path, help="where to write it (created if missing)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    config_path, checkpoint_path = write_tiny_model(args.folder, args.seed)
+    print(json.dumps({"HPSV3_CONFIG_PATH": str(config_path), "HPSV3_CHECKPOINT_PATH": str(checkpoint_path)}))
+
+
+if __name__ == "__main__":
+    main()

@@ -9,6 +9,7 @@ import logging
 from fastapi import FastAPI
 from openenv.core.env_server.http_server import create_app
 
+from watercolour_env.errors import ConfigError
 from watercolour_env.models import WatercolourAction, WatercolourObservation, WatercolourState
 from watercolour_env.server.embedded_scorer import EmbeddedScorer
 from watercolour_env.server.hpsv3_client import HPSv3Client
@@ -34,9 +35,10 @@ def build_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or load_settings()
     pool = Pool.load(settings.pool)  # validated now: a broken pool refuses to start
     log.info("reference pool %s: %s", pool.source, pool.counts())
-    scorer = EmbeddedScorer.fit(pool) if settings.weight_embedded > 0 else None
+    scorer = EmbeddedScorer.fit(pool)  # 0.6 s; fitted even at weight 0 so an episode may ask for it
     judge = build_judge(settings) if settings.weight_judge > 0 else None
     hpsv3 = build_hpsv3(settings) if settings.hpsv3_url else None
+    log.info("reward weights%s: %s", f" (preset {settings.preset})" if settings.preset else "", settings.weights())
     renderer = Renderer(
         workers=settings.render_workers,
         deadline_s=settings.render_deadline_s,
@@ -96,14 +98,20 @@ def build_hpsv3(settings: Settings) -> HPSv3Client:
 
     A Space that is still loading or unreachable is not an error at start-up (the Spaces of a
     deployment start in any order): episodes scored before it answers come back unavailable.
+
+    Raises:
+        ConfigError: the URL answers but is not an HPSv3 scorer, or refuses the token.
     """
     token = settings.hpsv3_token.get_secret_value() if settings.hpsv3_token else None
     client = HPSv3Client(settings.hpsv3_url or "", token, settings.hpsv3_prompt, settings.hpsv3_timeout_s,
                          settings.hpsv3_retries)  # fmt: skip
-    try:
-        log.info("HPSv3 scorer %s: %s", client.base_url, client.health())
-    except Exception as err:  # noqa: BLE001 (only logged: see the docstring)
-        log.warning("HPSv3 scorer %s is not answering yet: %s", client.base_url, err)
+    problem = client.check()
+    if problem is not None and problem.startswith("refused"):
+        raise ConfigError(problem.removeprefix("refused: "))
+    if problem is not None:
+        log.warning("HPSv3 scorer %s: %s", client.base_url, problem)
+    else:
+        log.info("HPSv3 scorer %s answers", client.base_url)
     return client
 
 

@@ -79,12 +79,14 @@ class HPSv3Client:
             try:
                 response = self._http.post("/score", json=body)
             except httpx.HTTPError as err:
-                detail = f"{type(err).__name__}: {err}"
+                detail = f"{type(err).__name__} at {self.base_url}/score: {err}"
                 continue
             if response.status_code == 200:
                 verdict = response.json()["scores"][0]
                 return HPSv3Score(verdict["score"], verdict["mu"], verdict["sigma"])
-            detail = f"HTTP {response.status_code}: {response.text[:200]}"
+            detail = f"HTTP {response.status_code} from {self.base_url}/score: {response.text[:200]}"
+            if response.status_code == 401:
+                detail += " (set WATERCOLOUR_HPSV3_TOKEN to the Space's HPSV3_API_TOKEN)"
             if response.status_code not in RETRYABLE:
                 break  # a 4xx will not change on a retry
         log.warning("HPSv3 gave no verdict: %s", detail)
@@ -98,6 +100,37 @@ class HPSv3Client:
         """
         return self._http.get("/health").json()
 
+    def check(self) -> str | None:
+        """None when the Space answers as an HPSv3 scorer that takes our token, else what is wrong.
+
+        A problem starting with "refused: " is a misconfiguration (not an HPSv3 scorer, or the
+        token refused); others (unreachable, still loading) may mend by themselves.
+        """
+        try:
+            health, info = self._http.get("/health"), self._http.get("/info")
+        except httpx.HTTPError as err:
+            return f"not answering yet ({type(err).__name__}: {err})"
+        if info.status_code == 401:
+            return (
+                f"refused: the HPSv3 scorer at {self.base_url} refuses the token; "
+                "set WATERCOLOUR_HPSV3_TOKEN to its HPSV3_API_TOKEN"
+            )
+        if "score" not in _json(info) or "status" not in _json(health):
+            return (
+                f"refused: WATERCOLOUR_HPSV3_URL={self.base_url} is not an HPSv3 scorer "
+                f"(GET /info: HTTP {info.status_code})"
+            )
+        status = _json(health)["status"]
+        return None if status == "loaded" else f"status {status!r}: {_json(health).get('error') or 'still loading'}"
+
     def close(self) -> None:
         """Closes the connection pool."""
         self._http.close()
+
+
+def _json(response: httpx.Response) -> dict:
+    try:
+        body = response.json()
+    except ValueError:
+        return {}
+    return body if isinstance(body, dict) else {}

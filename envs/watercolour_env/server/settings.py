@@ -84,8 +84,13 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _hpsv3_is_configured(self) -> Settings:
+        source = f"WATERCOLOUR_PRESET={self.preset}" if self.preset else "WATERCOLOUR_WEIGHT_HPSV3"
         if self.weight_hpsv3 > 0 and not self.hpsv3_url:
-            raise ValueError("WATERCOLOUR_WEIGHT_HPSV3 > 0 needs WATERCOLOUR_HPSV3_URL (the HPSv3 scorer Space)")
+            raise ValueError(
+                f"{source} weighs HPSv3 at {self.weight_hpsv3:g}: set WATERCOLOUR_HPSV3_URL to the scorer Space"
+            )
+        if self.hpsv3_url and not self.hpsv3_url.startswith(("http://", "https://")):
+            raise ValueError(f"WATERCOLOUR_HPSV3_URL={self.hpsv3_url!r} needs http:// or https://")
         return self
 
     @model_validator(mode="after")
@@ -118,8 +123,13 @@ class Settings(BaseSettings):
     def _weights_sum_to_one(self) -> Settings:
         total = sum(getattr(self, f) for f in WEIGHT_FIELDS)
         if abs(total - 1.0) > 1e-6:
-            names = ", ".join(f"WATERCOLOUR_{f.upper()}" for f in WEIGHT_FIELDS)
-            raise ValueError(f"reward weights sum to {total:g}, not 1: set {names} to sum to 1, or WATERCOLOUR_PRESET")
+            now = ", ".join(
+                f"WATERCOLOUR_{f.upper()}={getattr(self, f):g}" + ("" if f in self.model_fields_set else " (default)")
+                for f in WEIGHT_FIELDS
+            )
+            raise ValueError(
+                f"reward weights sum to {total:g}, not 1 ({now}): make them sum to 1, or set WATERCOLOUR_PRESET"
+            )
         return self
 
     def length_ramp(self) -> tuple[int, int, int]:
@@ -138,9 +148,21 @@ def load_settings(**overrides: object) -> Settings:
     Raises:
         ConfigError: a variable is malformed or out of range; the message names it.
     """
+    import difflib
+
     from pydantic import ValidationError
 
+    known = {f"WATERCOLOUR_{name.upper()}" for name in Settings.model_fields}
+    for variable in sorted(v for v in os.environ if v.upper().startswith("WATERCOLOUR_") and v.upper() not in known):
+        close = difflib.get_close_matches(variable.upper(), known, n=1)
+        hint = f"; did you mean {close[0]}?" if close else "; the README lists the settings"
+        raise ConfigError(f"unknown setting {variable}{hint}")
     try:
         return Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as err:
-        raise ConfigError(f"invalid WATERCOLOUR_* setting:\n{err}") from err
+        lines = [
+            (f"- WATERCOLOUR_{str(e['loc'][0]).upper()}: " if e["loc"] else "- ")
+            + e["msg"].removeprefix("Value error, ")
+            for e in err.errors()
+        ]
+        raise ConfigError("invalid WATERCOLOUR_* setting:\n" + "\n".join(lines)) from err

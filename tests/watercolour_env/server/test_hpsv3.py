@@ -148,7 +148,7 @@ def test_a_real_server_with_judge_and_hpsv3_scores_the_examples(hpsv3_space):
                         continue
                     assert obs.status is EpisodeStatus.SCORED, name
                     assert {n: c.status.value for n, c in by_name.items()} == {
-                        "gate": "ok", "length": "ok", "hpsv3": "ok", "judge": "ok", "embedded": "not_configured"
+                        "gate": "ok", "length": "ok", "hpsv3": "ok", "judge": "ok"
                     }  # fmt: skip
                     assert (by_name["hpsv3"].weight, by_name["judge"].weight) == (0.3, 0.6)
                     assert 0 < by_name["hpsv3"].value < 1 and by_name["hpsv3"].detail.startswith("mu ")
@@ -182,3 +182,29 @@ def test_a_server_whose_space_is_down_reports_infra_error_with_reward_none():
     assert result.reward is None and result.observation.status is EpisodeStatus.INFRA_ERROR
     hpsv3 = {c.name: c for c in result.observation.reward_components}["hpsv3"]
     assert hpsv3.status is ScoreStatus.UNAVAILABLE and "ConnectError" in hpsv3.detail
+
+
+@pytest.mark.browser
+def test_a_wrong_token_or_a_url_that_is_no_scorer_refuses_to_start(hpsv3_space):
+    from watercolour_env.errors import ConfigError
+    from watercolour_env.server.app import build_app
+    from watercolour_env.server.settings import load_settings
+
+    url, _ = hpsv3_space
+    with pytest.raises(ConfigError, match="refuses the token; set WATERCOLOUR_HPSV3_TOKEN"):
+        build_app(load_settings(preset="hps-only", hpsv3_url=url, hpsv3_token="wrong"))
+    with serving(scripted_judge([])) as other, pytest.raises(ConfigError, match="is not an HPSv3 scorer"):
+        build_app(load_settings(preset="hps-only", hpsv3_url=other))
+
+
+def test_the_space_wants_json():
+    import sys
+
+    from tests.conftest import REPO
+
+    sys.path.insert(0, str(REPO / "scorers"))
+    from hpsv3_space.app import Settings, create_app
+
+    with serving(create_app(Settings(), loader=lambda s: (_ for _ in ()).throw(RuntimeError("no model")))) as url:
+        response = httpx.post(f"{url}/score", files={"file": ("a.png", CANDIDATE, "image/png")})
+    assert response.status_code == 415 and "application/json" in response.text

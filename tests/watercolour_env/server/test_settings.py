@@ -57,7 +57,7 @@ def test_the_reference_mix_is_read_as_json_and_must_be_a_distribution(monkeypatc
     with pytest.raises(ConfigError, match="WATERCOLOUR_REFERENCE_MIX"):
         load_settings()
     monkeypatch.setenv("WATERCOLOUR_REFERENCE_MIX", '{"adore": 1.0}')
-    with pytest.raises(ConfigError, match="reference_mix"):
+    with pytest.raises(ConfigError, match="WATERCOLOUR_REFERENCE_MIX: Input should be .love., .okay. or .nope."):
         load_settings()
 
 
@@ -67,3 +67,18 @@ def test_the_judge_criteria_come_from_the_settings(monkeypatch):
     monkeypatch.setenv("WATERCOLOUR_JUDGE_CRITERIA", "a botanical watercolour of a rose")
     judge = build_judge(load_settings(judge_base_url="http://127.0.0.1:9/v1"))
     assert judge.criteria == "a botanical watercolour of a rose"
+
+
+def test_an_unknown_watercolour_variable_refuses_to_start_with_a_suggestion(monkeypatch):
+    monkeypatch.setenv("WATERCOLOUR_PRESETS", "hps-only")
+    with pytest.raises(ConfigError, match="unknown setting WATERCOLOUR_PRESETS; did you mean WATERCOLOUR_PRESET"):
+        load_settings()
+
+
+def test_the_errors_name_the_variable_and_show_the_weights_in_effect(monkeypatch):
+    with pytest.raises(ConfigError, match="WATERCOLOUR_HPSV3_URL='127.0.0.1:7860' needs http"):
+        load_settings(preset="hps-only", hpsv3_url="127.0.0.1:7860")
+    with pytest.raises(ConfigError, match=r"WATERCOLOUR_WEIGHT_EMBEDDED=0.9 \(default\)"):
+        load_settings(weight_hpsv3=0.9, hpsv3_url="http://127.0.0.1:7860")
+    with pytest.raises(ConfigError, match="WATERCOLOUR_RENDER_WORKERS: Input should be a valid integer"):
+        load_settings(render_workers="many")
