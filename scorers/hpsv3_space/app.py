@@ -14,10 +14,11 @@ Endpoints:
 
 Images from concurrent requests are gathered into one batch of at most `HPSV3_MAX_BATCH`,
 waiting at most `HPSV3_MAX_WAIT_MS` for company; one batch is preprocessed on a CPU thread while
-the one before it runs under `torch.inference_mode()` on the GPU thread; images never touch the
-disk. Input that is not a PNG, too large, or malformed
-gets a 4xx that says why. With `HPSV3_API_TOKEN` set, `/score` and `/info` need
-`Authorization: Bearer <token>`; `/health` stays open for the Space's health check.
+the one before it runs under `torch.inference_mode()` on the GPU thread; a batch that fails is
+rescored image by image, so one bad image fails only its own request. Images never touch the
+disk. Input that is not JSON, not a PNG, too large or malformed gets a 4xx that says why, and a
+full queue a 503 with `Retry-After`. With `HPSV3_API_TOKEN` set, every path but `/health` (the
+Space's health check) needs `Authorization: Bearer <token>`, checked before the body is read.
 
 The model is the `hpsv3` package's own `HPSv3RewardInferencer`, weights from the Hub at
 start-up (`MizzenAI/HPSv3` on top of `Qwen/Qwen2-VL-7B-Instruct`, ~33 GB, ~16.6 GB of GPU memory

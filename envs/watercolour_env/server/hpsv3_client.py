@@ -82,8 +82,12 @@ class HPSv3Client:
                 detail = f"{type(err).__name__} at {self.base_url}/score: {err}"
                 continue
             if response.status_code == 200:
-                verdict = response.json()["scores"][0]
-                return HPSv3Score(verdict["score"], verdict["mu"], verdict["sigma"])
+                try:
+                    verdict = response.json()["scores"][0]
+                    return HPSv3Score(float(verdict["score"]), float(verdict["mu"]), float(verdict["sigma"]))
+                except (ValueError, KeyError, IndexError, TypeError) as err:
+                    detail = f"malformed answer from {self.base_url}/score: {type(err).__name__}: {err}"
+                    break
             detail = f"HTTP {response.status_code} from {self.base_url}/score: {response.text[:200]}"
             if response.status_code == 401:
                 detail += " (set WATERCOLOUR_HPSV3_TOKEN to the Space's HPSV3_API_TOKEN)"

@@ -70,6 +70,13 @@ PRESETS = {
 the judge (FIELD-NOTES, "The recipe"), and the embedded default."""
 
 
+_NEEDS = {
+    "embedded": "a fitted embedded scorer",
+    "judge": "WATERCOLOUR_JUDGE_* settings and a pool",
+    "hpsv3": "WATERCOLOUR_HPSV3_URL",
+}
+
+
 class Rubric:
     """Turns a gate result into a reward and its components; the one place a reward is computed.
 
@@ -113,20 +120,20 @@ class Rubric:
         self.reference_mix = reference_mix
         self.fail_reward = fail_reward
         self.length_ramp = length_ramp or (LENGTH_RAMP_START_TOKENS, LENGTH_RAMP_FULL_TOKENS, LENGTH_RUNAWAY_TOKENS)
-        self._check_configured(weights, "WATERCOLOUR_WEIGHT_")
+        self._check_configured(weights, per_episode=False)
         self.weights = weights
 
     def configured(self, name: str) -> bool:
         """Whether this deployment can score component `name`."""
         return {"embedded": self.scorer, "judge": self.judge, "hpsv3": self.hpsv3}.get(name, True) is not None
 
-    def _check_configured(self, weights: RubricWeights, where: str) -> None:
+    def _check_configured(self, weights: RubricWeights, per_episode: bool) -> None:
         for name in SCORERS:
             if getattr(weights, name) > 0 and not self.configured(name):
-                needs = {"embedded": "a fitted embedded scorer", "judge": "WATERCOLOUR_JUDGE_* and a pool",
-                         "hpsv3": "WATERCOLOUR_HPSV3_URL"}[name]  # fmt: skip
-                raise ConfigError(f"{where}{name.upper() if where.endswith('_') else name} is above zero, but this "
-                                  f"deployment has no {name} scorer (it needs {needs})")  # fmt: skip
+                what = f"the episode's weight for {name}" if per_episode else f"WATERCOLOUR_WEIGHT_{name.upper()}"
+                raise ConfigError(
+                    f"{what} is above zero, but this deployment has no {name} scorer (it needs {_NEEDS[name]})"
+                )
 
     def weights_for(self, overrides: dict[str, float] | str) -> RubricWeights:
         """Per-episode weights, validated against what this rubric can score.
@@ -151,7 +158,7 @@ class Rubric:
             if any(not 0.0 <= v <= 1.0 for v in values.values()) or abs(sum(values.values()) - 1.0) > 1e-6:
                 raise ConfigError(f"reward weights must lie in [0, 1] and sum to 1, got {values}")
             weights = RubricWeights(**values)
-        self._check_configured(weights, "the episode's weight for ")
+        self._check_configured(weights, per_episode=True)
         return weights
 
     def score(
@@ -225,12 +232,18 @@ class Rubric:
         return RubricScore(sum(c.contribution for c in components), components + absent)
 
     def _judge(self, png: bytes, references: list) -> tuple[float | None, str]:
-        verdict = self.judge.score(png, references)
+        try:
+            verdict = self.judge.score(png, references)
+        except Exception as err:  # noqa: BLE001 (a scorer that breaks gives no verdict; it never crashes the step)
+            return None, f"{type(err).__name__}: {err}"[:300]
         statuses = Counter(c.status.value for c in verdict.comparisons)
         return verdict.value, ", ".join(f"{n} {s}" for s, n in sorted(statuses.items()))
 
     def _hpsv3(self, png: bytes) -> tuple[float | None, str]:
-        verdict = self.hpsv3.score(png)
+        try:
+            verdict = self.hpsv3.score(png)
+        except Exception as err:  # noqa: BLE001 (as above)
+            return None, f"{type(err).__name__}: {err}"[:300]
         if verdict.value is None:
             return None, verdict.detail
         return verdict.value, f"mu {verdict.mu:.3f}, sigma {verdict.sigma:.3f}"
