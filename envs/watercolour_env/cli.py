@@ -86,13 +86,25 @@ def episode(
     env_url: str = typer.Option("http://127.0.0.1:8000", help="Environment server URL."),
     seed: int = typer.Option(0, help="Render seed."),
     subject: str = typer.Option(None, help="What to paint; the server default when omitted."),
+    weights: str = typer.Option(None, help='Reward weights: a preset (hps-led, ...) or JSON, e.g. {"gate": 1}.'),
     out: Path = typer.Option(None, help="Write the painting here as PNG."),
 ) -> None:
-    """Run one episode against a server and print the observation as JSON (without the PNG)."""
-    from watercolour_env import WatercolourAction, WatercolourEnv
+    """Run one episode against a server and print the observation as JSON (without the PNG).
 
+    Exits 0 with a verdict (scored or rejected by the gate), 3 when the episode went unscored
+    (status infra_error: a render or a scorer failed), 2 when the server refuses the request.
+    """
+    from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
+    from watercolour_env.errors import WatercolourError
+
+    options = {}
+    if weights:
+        options["weights"] = json.loads(weights) if weights.lstrip().startswith("{") else weights.strip()
     with WatercolourEnv(base_url=env_url, message_timeout_s=120).sync() as env:
-        env.reset(seed=seed, subject=subject, return_image=out is not None)
+        try:
+            env.reset(seed=seed, subject=subject, return_image=out is not None, **options)
+        except RuntimeError as err:  # the server's refusal, e.g. weights for a scorer it lacks
+            raise WatercolourError(f"the server refused the episode: {err}") from err
         result = env.step(WatercolourAction(reply=reply_file.read_text()))
     observation = result.observation
     if out is not None and observation.image_png_b64:
@@ -101,6 +113,8 @@ def episode(
     report = observation.model_dump(mode="json", exclude={"image_png_b64", "system_prompt"})
     report["image"] = str(out) if out is not None and observation.image_png_b64 else None
     typer.echo(json.dumps(report, indent=2))
+    if observation.status is EpisodeStatus.INFRA_ERROR:
+        raise typer.Exit(3)
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})

@@ -174,9 +174,14 @@ def test_a_server_whose_space_is_down_reports_infra_error_with_reward_none():
 
     app = build_app(load_settings(preset="hps-only", hpsv3_url=dead_url(), hpsv3_retries=0, render_workers=1))
     try:
-        with serving(app) as env_url, WatercolourEnv(base_url=env_url, message_timeout_s=60).sync() as env:
-            env.reset(seed=4)
-            result = env.step(WatercolourAction(reply=example("hibiscus.js")))
+        with serving(app) as env_url:
+            with WatercolourEnv(base_url=env_url, message_timeout_s=60).sync() as env:
+                env.reset(seed=4)
+                result = env.step(WatercolourAction(reply=example("hibiscus.js")))
+            from tests.watercolour_env.test_cli import episode
+
+            unscored = episode(env_url)  # the command line says so in its exit code
+            assert unscored.returncode == 3 and '"status": "infra_error"' in unscored.stdout
     finally:
         app.state.renderer.close()
     assert result.reward is None and result.observation.status is EpisodeStatus.INFRA_ERROR

@@ -1,0 +1,33 @@
+"""The `watercolour episode` command against the real server: output, weights, exit codes."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import EXAMPLES
+
+pytestmark = [pytest.mark.server, pytest.mark.browser]
+WATERCOLOUR = str(Path(sys.executable).parent / "watercolour")
+
+
+def episode(url: str, *args: str) -> subprocess.CompletedProcess:
+    command = [WATERCOLOUR, "episode", str(EXAMPLES / "hibiscus.js"), "--env-url", url, *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+
+def test_an_episode_prints_its_observation_with_the_weights_asked_for(server_url):
+    done = episode(server_url, "--weights", '{"gate": 0.5, "length": 0.5}')
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["status"] == "scored"
+    assert {c["name"]: c["weight"] for c in report["reward_components"] if c["weight"]} == {"gate": 0.5, "length": 0.5}
+
+
+def test_weights_the_server_cannot_honour_are_one_line_and_exit_2(server_url):
+    refused = episode(server_url, "--weights", "hps-only")
+    assert refused.returncode == 2
+    assert refused.stderr.startswith("error: the server refused the episode") and "hpsv3" in refused.stderr
+    assert "Traceback" not in refused.stderr
