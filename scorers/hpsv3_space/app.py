@@ -42,7 +42,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from fastapi import FastAPI, HTTPException, Request
@@ -85,9 +85,11 @@ class Settings(BaseSettings):
 
 
 class Inferencer(Protocol):
-    """What the app needs of a model: hpsv3's `reward(images, prompts)` -> tensor [B, 2]."""
+    """What the app needs of a model: the two halves of hpsv3's `reward(images, prompts)`."""
 
-    def reward(self, image_paths: list[Any], prompts: list[str]) -> Any:  # noqa: D102
+    model: Any  # called as model(return_dict=True, **inputs)["logits"] -> tensor [B, 2]
+
+    def prepare_batch(self, image_paths: list[Any], prompts: list[str]) -> Any:  # noqa: D102
         ...
 
 
@@ -240,11 +242,10 @@ class Counters:
     images: int = 0
     batches: int = 0
     largest_batch: int = 0
-    batch_sizes: list[int] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, int]:
-        """JSON-ready counters (the batch-size history is left out)."""
-        return {k: v for k, v in self.__dict__.items() if k != "batch_sizes"}
+        """JSON-ready counters."""
+        return dict(self.__dict__)
 
 
 def _fail(item: _Item, err: Exception) -> None:
@@ -384,16 +385,13 @@ class MicroBatcher:
         c.batches += 1
         c.images += size
         c.largest_batch = max(c.largest_batch, size)
-        c.batch_sizes.append(size)
-        del c.batch_sizes[:-1000]
 
 
 def split_reward(inferencer: Inferencer) -> tuple[Callable[[list[Any], list[str]], Any], Callable[[Any], list]]:
     """hpsv3's `reward()` as its two halves: (prepare on the CPU, forward on the GPU).
 
     `HPSv3RewardInferencer.reward` is `prepare_batch` then `model(return_dict=True, **batch)`;
-    splitting it lets the batcher overlap them. An inferencer without `prepare_batch` runs
-    `reward` whole in `forward`. The forward pass runs under `torch.inference_mode()`.
+    splitting it lets the batcher overlap them. Both run under `torch.inference_mode()`.
     """
     import torch
 
@@ -401,14 +399,6 @@ def split_reward(inferencer: Inferencer) -> tuple[Callable[[list[Any], list[str]
         if tuple(out.shape) != (size, 2):  # one reward token per image, or the rows misalign
             raise RuntimeError(f"HPSv3 returned {tuple(out.shape)} for {size} images, not ({size}, 2)")
         return [(float(row[0]), float(row[1])) for row in out.float().cpu().tolist()]
-
-    if not hasattr(inferencer, "prepare_batch"):
-
-        def whole(batch: tuple[list[Any], list[str]]) -> list[tuple[float, float]]:
-            with torch.inference_mode():
-                return to_pairs(inferencer.reward(*batch), len(batch[0]))
-
-        return (lambda images, prompts: (images, prompts)), whole
 
     def prepare(images: list[Any], prompts: list[str]) -> Any:
         with torch.inference_mode():

@@ -7,12 +7,9 @@ project's main one: `make test` runs them with `.venv-hpsv3/bin/pytest tests/hps
 
 from __future__ import annotations
 
-import socket
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -22,6 +19,8 @@ sys.path.insert(0, str(ROOT / "scorers"))
 
 from hpsv3_space.app import Loaded, Settings, create_app, load_hpsv3  # noqa: E402
 from hpsv3_space.tiny_model import write_tiny_model  # noqa: E402
+
+from tests.conftest import serving  # noqa: E402 (stdlib and pytest only: safe in this venv)
 
 
 @pytest.fixture(scope="session")
@@ -38,33 +37,9 @@ def tiny_settings(tiny_model: tuple[Path, Path]) -> Settings:
                     max_batch=8, max_wait_ms=50)  # fmt: skip
 
 
-def free_port() -> int:
-    """A free TCP port on loopback."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextmanager
-def serve(settings: Settings, loader: Callable[[Settings], Loaded] = load_hpsv3) -> Iterator[str]:
-    """Serves the scorer app with uvicorn on a free loopback port; yields its base URL."""
-    import uvicorn
-
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(settings, loader), host="127.0.0.1", port=port,
-                                           log_level="warning"))  # fmt: skip
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the scorer did not start")
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
+def serve(settings: Settings, loader: Callable[[Settings], Loaded] = load_hpsv3):  # noqa: ANN201
+    """Serves the scorer app on a free loopback port (the suite's `serving`); yields its URL."""
+    return serving(create_app(settings, loader))
 
 
 def wait_loaded(url: str, timeout_s: float = 120) -> dict:

@@ -96,14 +96,6 @@ class HPSv3Client:
         log.warning("HPSv3 gave no verdict: %s", detail)
         return HPSv3Score(None, detail=detail)
 
-    def health(self) -> dict:
-        """The Space's `/health` body ({"status": "loaded" | "loading" | "error", ...}).
-
-        Raises:
-            httpx.HTTPError: the Space cannot be reached.
-        """
-        return self._http.get("/health").json()
-
     def check(self) -> str | None:
         """None when the Space answers as an HPSv3 scorer that takes our token, else what is wrong.
 
