@@ -175,7 +175,15 @@ class Renderer:
         max_queue: renders allowed to wait for a worker before new ones fail as infra_error.
         chromium_path: the Chromium executable (Debian's `chromium`).
         js_dir: `node_modules` folder with the pinned p5 and p5.brush.
-        browser_env: extra environment variables for Chromium (tests use it to hide Mesa).
+        browser_env: extra environment variables for Chromium (tests use it to hide Mesa); they
+            override the renderer's own, `LP_NUM_THREADS` included.
+
+    llvmpipe's rasterizer threads (`LP_NUM_THREADS`, one setting for the one GPU process that all
+    workers share) follow the pool's use. One worker: one rasterizer thread, so the GPU work of a
+    render overlaps its JavaScript (single renders 8-18% faster than with none). Several workers:
+    none, rasterizing on the GPU process's own thread (groups of 8 renders 9-14% faster than
+    with one thread and 5-10% faster than with two, 5-8% fewer core-seconds; docs/LOG.md,
+    2026-11-30, interleaved on 2 cores). The pixels are the same either way.
 
     Example:
         >>> with Renderer(workers=1) as renderer:  # doctest: +SKIP
@@ -300,7 +308,8 @@ class Renderer:
             await self._launch([f for f in CHROMIUM_FLAGS if not f.startswith("--use-")] + SWIFTSHADER_FLAGS)
 
     async def _launch(self, flags: list[str]) -> None:
-        env = dict(os.environ, LP_NUM_THREADS="1", **self.browser_env)
+        threads = "1" if self.workers == 1 else "0"  # measured, see the class docstring
+        env = {**os.environ, "LP_NUM_THREADS": threads, **self.browser_env}
         self._flags = flags
         self._browser = await self._playwright.chromium.launch(
             executable_path=self.chromium_path, args=flags, env=env, headless=True

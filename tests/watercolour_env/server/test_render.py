@@ -95,3 +95,34 @@ def test_without_mesa_the_renderer_falls_back_to_swiftshader_and_says_so(caplog)
         assert "llvmpipe" not in r.renderer_string and "SwiftShader" in r.renderer_string
         assert r.render(example("trivial.js"), seed=1).status is RenderStatus.OK
     assert any("not Mesa llvmpipe" in m and "SwiftShader" in m for m in caplog.messages)
+
+
+def gpu_processes() -> set[int]:
+    """Process ids of every running Chromium GPU process."""
+    from pathlib import Path
+
+    pids = set()
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and b"--type=gpu-process" in (proc / "cmdline").read_bytes():
+                pids.add(int(proc.name))
+        except OSError:
+            continue
+    return pids
+
+
+def llvmpipe_threads(pid: int) -> int:
+    """How many llvmpipe rasterizer threads (named llvmpipe-N) a process runs."""
+    from pathlib import Path
+
+    return sum((task / "comm").read_text().startswith("llvmpipe-") for task in Path(f"/proc/{pid}/task").iterdir())
+
+
+@pytest.mark.parametrize(("workers", "env", "threads"), [(1, {}, 1), (2, {}, 0), (1, {"LP_NUM_THREADS": "2"}, 2)])
+def test_llvmpipe_rasterizer_threads_follow_the_worker_count_unless_overridden(workers, env, threads):
+    # (Chromium rewrites its processes' environ, so the threads themselves are what can be checked.)
+    before = gpu_processes()
+    with Renderer(workers=workers, browser_env=env) as r:
+        assert r.render(example("trivial.js"), seed=1).status is RenderStatus.OK
+        (ours,) = gpu_processes() - before
+        assert llvmpipe_threads(ours) == threads
