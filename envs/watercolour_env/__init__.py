@@ -1,15 +1,36 @@
-"""Watercolour environment: a policy paints with p5.brush; the picture is gated and scored."""
+"""Watercolour environment: a policy paints with p5.brush; the picture is gated and scored.
 
-from watercolour_env.client import WatercolourEnv
-from watercolour_env.models import (
-    EpisodeStatus,
-    RewardComponent,
-    ScoreStatus,
-    Violation,
-    WatercolourAction,
-    WatercolourObservation,
-    WatercolourState,
-)
+The client and the models are imported on first use (PEP 562), so that the command line and the
+renderer start without loading OpenEnv's server package, which imports Gradio (~5 s).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from watercolour_env.client import WatercolourEnv
+    from watercolour_env.models import (
+        EpisodeStatus,
+        RewardComponent,
+        ScoreStatus,
+        Violation,
+        WatercolourAction,
+        WatercolourObservation,
+        WatercolourState,
+    )
+
+_HOMES = {
+    "WatercolourEnv": "watercolour_env.client",
+    "EpisodeStatus": "watercolour_env.models",
+    "RewardComponent": "watercolour_env.models",
+    "ScoreStatus": "watercolour_env.models",
+    "Violation": "watercolour_env.models",
+    "WatercolourAction": "watercolour_env.models",
+    "WatercolourObservation": "watercolour_env.models",
+    "WatercolourState": "watercolour_env.models",
+}
 
 __all__ = [
     "EpisodeStatus",
@@ -21,3 +42,13 @@ __all__ = [
     "WatercolourObservation",
     "WatercolourState",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOMES:
+        return getattr(importlib.import_module(_HOMES[name]), name)
+    raise AttributeError(f"module 'watercolour_env' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_HOMES])

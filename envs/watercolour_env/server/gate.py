@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from watercolour_env.models import Violation
 from watercolour_env.server.brush_api import brush_methods
 from watercolour_env.server.render import CANVAS_PX, RenderResult, RenderStatus
 from watercolour_env.sketch import ALLOWED_BRUSH_METHODS, SketchInventory, extract_sketch, inspect_sketch
+from watercolour_env.terms import Violation
 
 DEFAULT_PAINT_FLOOR = 0.005
 """Paint fraction under which a canvas is blank. The example sketches measured 0.0 (all shapes

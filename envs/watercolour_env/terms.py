@@ -1,0 +1,66 @@
+"""The verdicts that travel inside an observation: gate violations, statuses, reward components.
+
+Kept apart from `models` (which builds on OpenEnv's types) so that the gate, the rubric and the
+command line load without OpenEnv's server package, which imports Gradio (~5 s).
+"""
+
+from __future__ import annotations
+
+import enum
+
+from pydantic import BaseModel, Field
+
+
+class Violation(str, enum.Enum):
+    """A named reason the gate rejected a reply.
+
+    Found in the source, before any render: `no_sketch`, `syntax_error`, `no_setup`,
+    `canvas_not_webgl`, `canvas_size`, `unknown_brush_method`, `brush_method_not_allowed`,
+    `bare_primitive`, `external_access`, `text_on_canvas`, `canvas_change`, `no_brush_paint`.
+    Found in the render: `sketch_error`, `render_timeout`, `blank_canvas`.
+    """
+
+    NO_SKETCH = "no_sketch"
+    SYNTAX_ERROR = "syntax_error"
+    NO_SETUP = "no_setup"
+    CANVAS_NOT_WEBGL = "canvas_not_webgl"
+    CANVAS_SIZE = "canvas_size"
+    UNKNOWN_BRUSH_METHOD = "unknown_brush_method"
+    BRUSH_METHOD_NOT_ALLOWED = "brush_method_not_allowed"
+    BARE_PRIMITIVE = "bare_primitive"
+    EXTERNAL_ACCESS = "external_access"
+    TEXT_ON_CANVAS = "text_on_canvas"
+    CANVAS_CHANGE = "canvas_change"
+    NO_BRUSH_PAINT = "no_brush_paint"
+    SKETCH_ERROR = "sketch_error"
+    RENDER_TIMEOUT = "render_timeout"
+    BLANK_CANVAS = "blank_canvas"
+
+
+class EpisodeStatus(str, enum.Enum):
+    """Where an episode stands; `infra_error` means the reward is None, not a verdict."""
+
+    READY = "ready"
+    SCORED = "scored"
+    REJECTED = "rejected"
+    INFRA_ERROR = "infra_error"
+
+
+class ScoreStatus(str, enum.Enum):
+    """How one reward component came out."""
+
+    OK = "ok"
+    UNAVAILABLE = "unavailable"
+    NOT_CONFIGURED = "not_configured"
+    SKIPPED_BY_GATE = "skipped_by_gate"
+
+
+class RewardComponent(BaseModel):
+    """One term of the reward: raw value in [0, 1] (or None), its weight and contribution."""
+
+    name: str
+    value: float | None = None
+    weight: float = 0.0
+    contribution: float = 0.0
+    status: ScoreStatus = ScoreStatus.OK
+    detail: str = Field("", description="Why a scorer gave no verdict, or its raw numbers (HPSv3's mu, sigma).")
