@@ -180,7 +180,7 @@ class Renderer:
 
     llvmpipe's rasterizer threads (`LP_NUM_THREADS`, one setting for the one GPU process that all
     workers share) follow the pool's use. One worker: one rasterizer thread, so the GPU work of a
-    render overlaps its JavaScript (single renders 8-18% faster than with none). Several workers:
+    render overlaps its JavaScript (single typical and rich renders 8-18% faster than with none). Several workers:
     none, rasterizing on the GPU process's own thread (groups of 8 renders 9-14% faster than
     with one thread and 5-10% faster than with two, 5-8% fewer core-seconds; docs/LOG.md,
     2026-11-30, interleaved on 2 cores). The pixels are the same either way.
