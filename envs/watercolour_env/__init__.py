@@ -11,25 +11,19 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from watercolour_env.client import WatercolourEnv
-    from watercolour_env.models import (
-        EpisodeStatus,
-        RewardComponent,
-        ScoreStatus,
-        Violation,
-        WatercolourAction,
-        WatercolourObservation,
-        WatercolourState,
-    )
+    from watercolour_env.models import WatercolourAction, WatercolourObservation, WatercolourState
+    from watercolour_env.terms import EpisodeStatus, RewardComponent, ScoreStatus, Violation
 
+# where each public name lives; the verdict types come from `terms`, which loads without OpenEnv
 _HOMES = {
     "WatercolourEnv": "watercolour_env.client",
-    "EpisodeStatus": "watercolour_env.models",
-    "RewardComponent": "watercolour_env.models",
-    "ScoreStatus": "watercolour_env.models",
-    "Violation": "watercolour_env.models",
     "WatercolourAction": "watercolour_env.models",
     "WatercolourObservation": "watercolour_env.models",
     "WatercolourState": "watercolour_env.models",
+    "EpisodeStatus": "watercolour_env.terms",
+    "RewardComponent": "watercolour_env.terms",
+    "ScoreStatus": "watercolour_env.terms",
+    "Violation": "watercolour_env.terms",
 }
 
 __all__ = [

@@ -5,17 +5,11 @@ from __future__ import annotations
 from openenv.core.env_server.types import Action, Observation, State
 from pydantic import Field
 
-from watercolour_env.terms import EpisodeStatus, RewardComponent, ScoreStatus, Violation
-
-__all__ = [
-    "EpisodeStatus",
-    "RewardComponent",
-    "ScoreStatus",
-    "Violation",
-    "WatercolourAction",
-    "WatercolourObservation",
-    "WatercolourState",
-]
+# re-exported: the verdict types have always been importable from here
+from watercolour_env.terms import EpisodeStatus as EpisodeStatus
+from watercolour_env.terms import RewardComponent as RewardComponent
+from watercolour_env.terms import ScoreStatus as ScoreStatus
+from watercolour_env.terms import Violation as Violation
 
 
 class WatercolourAction(Action):
