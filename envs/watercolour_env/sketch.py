@@ -38,8 +38,9 @@ BRUSH_PAINT_METHODS = frozenset(
 )
 """p5.brush calls that put paint on the canvas; the others only set state."""
 
-# Objects whose members are globals: `window.fetch(...)` is `fetch(...)`.
-GLOBAL_OBJECTS = frozenset({"window", "self", "globalThis", "top", "parent", "frames"})
+# Objects whose members are globals: `window.fetch(...)` is `fetch(...)`; in p5's global mode
+# `this` inside setup and draw is the window too.
+GLOBAL_OBJECTS = frozenset({"window", "self", "globalThis", "top", "parent", "frames", "this"})
 
 _FENCE = re.compile(r"(```|~~~)[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:\1|\Z)", re.DOTALL)
 _LANGUAGE = Language(tree_sitter_javascript.language())
@@ -58,6 +59,8 @@ class SketchInventory:
         references: every identifier the code reads or writes (globals via `window.` included).
         declared: names the sketch declares itself (variables, functions, parameters, classes);
             a call or reference to one of them is to the sketch's own code, not a global.
+        computed: objects whose members the code reaches by a computed name (`window[name]`,
+            `brush["li" + "ne"]`): the names cannot be read, so no check of names holds there.
         urls: string literals that look like a URL or a data URI.
         dynamic_import: whether the code calls `import(...)`.
         has_setup: whether the sketch defines `setup`.
@@ -77,6 +80,7 @@ class SketchInventory:
     constructed: frozenset[str] = frozenset()
     references: frozenset[str] = frozenset()
     declared: frozenset[str] = frozenset()
+    computed: frozenset[str] = frozenset()
     urls: tuple[str, ...] = ()
     dynamic_import: bool = False
     has_setup: bool = False
@@ -142,6 +146,7 @@ def inspect_sketch(source: str) -> SketchInventory:
         constructed=frozenset(facts.constructed),
         references=frozenset(facts.references),
         declared=frozenset(facts.declared),
+        computed=frozenset(facts.computed),
         urls=tuple(facts.urls),
         dynamic_import=facts.dynamic_import,
         has_setup=facts.has_setup,
@@ -180,6 +185,7 @@ class _Facts:
         self.constructed: set[str] = set()
         self.references: set[str] = set()
         self.declared: set[str] = set()
+        self.computed: set[str] = set()
         self.urls: list[str] = []
         self.dynamic_import = False
         self.has_setup = False
@@ -196,10 +202,14 @@ class _Facts:
         elif kind == "new_expression":
             constructor = node.child_by_field_name("constructor")
             self.constructed.add(self._global_name(constructor) or _text(constructor))
-        elif kind in ("identifier", "shorthand_property_identifier_pattern"):
+        elif kind in ("identifier", "shorthand_property_identifier_pattern", "shorthand_property_identifier"):
             self.references.add(_text(node))
             if _declares(node):
                 self.declared.add(_text(node))
+        elif kind == "subscript_expression":
+            obj = node.child_by_field_name("object")
+            if obj is not None and obj.type in ("identifier", "this") and _text(obj) in GLOBAL_OBJECTS | {"brush"}:
+                self.computed.add(_text(obj))
         elif kind == "member_expression":
             name = self._global_name(node)
             if name:
@@ -234,7 +244,7 @@ class _Facts:
             obj, prop = function.child_by_field_name("object"), _text(function.child_by_field_name("property"))
             if obj is not None and obj.type == "identifier" and _text(obj) == "brush":
                 self.brush_calls[prop] += 1
-            elif obj is not None and obj.type == "identifier" and _text(obj) in GLOBAL_OBJECTS:
+            elif obj is not None and obj.type in ("identifier", "this") and _text(obj) in GLOBAL_OBJECTS:
                 self.global_calls[prop] += 1
             else:
                 self.member_calls[f"{_text(obj)}.{prop}"] += 1
@@ -245,7 +255,7 @@ class _Facts:
         if node is None or node.type != "member_expression":
             return None
         obj = node.child_by_field_name("object")
-        if obj is not None and obj.type == "identifier" and _text(obj) in GLOBAL_OBJECTS:
+        if obj is not None and obj.type in ("identifier", "this") and _text(obj) in GLOBAL_OBJECTS:
             return _text(node.child_by_field_name("property"))
         return None
 

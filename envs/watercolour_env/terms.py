@@ -16,8 +16,15 @@ class Violation(str, enum.Enum):
 
     Found in the source, before any render: `no_sketch`, `syntax_error`, `no_setup`,
     `canvas_not_webgl`, `canvas_size`, `unknown_brush_method`, `brush_method_not_allowed`,
-    `bare_primitive`, `external_access`, `text_on_canvas`, `canvas_change`, `no_brush_paint`.
+    `bare_primitive`, `external_access`, `text_on_canvas`, `canvas_change`, `no_brush_paint`,
+    `computed_access`, `offscreen_layer`, `direct_context`, `p5_not_allowed`.
     Found in the render: `sketch_error`, `render_timeout`, `blank_canvas`.
+    Blocked inside the sandbox while the sketch ran (static/guard.js): `bare_primitive`,
+    `text_on_canvas`, `canvas_change`, `brush_method_not_allowed`, `offscreen_layer`,
+    `direct_context`, `p5_not_allowed`, and only there: `image_or_pixels`, `shader_or_3d`,
+    `brush_argument` (an allowed method given an object other than a colour), `tampering` (the
+    sketch reached for the report, the libraries' hooks or a frozen built-in), `invalid_frame` (the
+    picture was not a 600x600 RGBA PNG).
     """
 
     NO_SKETCH = "no_sketch"
@@ -35,6 +42,15 @@ class Violation(str, enum.Enum):
     SKETCH_ERROR = "sketch_error"
     RENDER_TIMEOUT = "render_timeout"
     BLANK_CANVAS = "blank_canvas"
+    COMPUTED_ACCESS = "computed_access"
+    OFFSCREEN_LAYER = "offscreen_layer"
+    DIRECT_CONTEXT = "direct_context"
+    P5_NOT_ALLOWED = "p5_not_allowed"
+    IMAGE_OR_PIXELS = "image_or_pixels"
+    SHADER_OR_3D = "shader_or_3d"
+    BRUSH_ARGUMENT = "brush_argument"
+    TAMPERING = "tampering"
+    INVALID_FRAME = "invalid_frame"
 
 
 class EpisodeStatus(str, enum.Enum):

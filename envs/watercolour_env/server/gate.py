@@ -63,7 +63,10 @@ EXTERNAL_GLOBALS = frozenset(
 
 EXTERNAL_PREFIXES = ("load", "create", "save")
 """p5's load* (files, images, fonts), create* (DOM and media elements) and save* functions."""
-CANVAS_OK_CREATORS = frozenset({"createCanvas", "createVector", "createGraphics", "createFramebuffer"})
+CANVAS_OK_CREATORS = frozenset({"createCanvas", "createVector"})
+OFFSCREEN_CREATORS = frozenset({"createGraphics", "createFramebuffer", "createImage"})
+P5_INTERNALS = frozenset({"p5", "_renderer"})
+"""p5 itself and its renderer: the sketch's way to p5's internals, never needed in global mode."""
 TEXT_FUNCTIONS = frozenset({"text", "textFont", "textSize", "textAlign", "textStyle", "textWrap"})
 CANVAS_CHANGES = frozenset({"resizeCanvas", "pixelDensity", "setAttributes", "fullscreen", "noCanvas"})
 
@@ -93,6 +96,8 @@ def source_violations(inventory: SketchInventory, known_methods: frozenset[str],
     found = []
     # a function the sketch defines itself (say `function circle(...)` around brush.circle) is not p5's
     calls = {name: n for name, n in inventory.global_calls.items() if name not in inventory.declared}
+    # a p5 function named without being called (`const e = ellipse; e(...)`) is that function
+    named = (inventory.references - inventory.declared) | set(calls)
     if inventory.syntax_error:
         found.append(Violation.SYNTAX_ERROR)
     if not inventory.has_setup:
@@ -107,27 +112,52 @@ def source_violations(inventory: SketchInventory, known_methods: frozenset[str],
         found.append(Violation.UNKNOWN_BRUSH_METHOD)
     if strict and (methods & known_methods) - set(ALLOWED_BRUSH_METHODS):
         found.append(Violation.BRUSH_METHOD_NOT_ALLOWED)
-    if BARE_PRIMITIVES & set(calls):
+    if BARE_PRIMITIVES & named:
         found.append(Violation.BARE_PRIMITIVE)
     if _reaches_outside(inventory):
         found.append(Violation.EXTERNAL_ACCESS)
-    if TEXT_FUNCTIONS & set(calls):
+    if TEXT_FUNCTIONS & named:
         found.append(Violation.TEXT_ON_CANVAS)
-    if CANVAS_CHANGES & set(calls):
+    if CANVAS_CHANGES & named:
         found.append(Violation.CANVAS_CHANGE)
     if not inventory.paints_with_brush:
         found.append(Violation.NO_BRUSH_PAINT)
+    if inventory.computed:
+        found.append(Violation.COMPUTED_ACCESS)
+    if OFFSCREEN_CREATORS & named:
+        found.append(Violation.OFFSCREEN_LAYER)
+    if "drawingContext" in named or any(call.endswith(".getContext") for call in inventory.member_calls):
+        found.append(Violation.DIRECT_CONTEXT)
+    if P5_INTERNALS & named:
+        found.append(Violation.P5_NOT_ALLOWED)
     return found
 
 
 def _reaches_outside(inventory: SketchInventory) -> bool:
     names = (set(inventory.global_calls) | inventory.references | inventory.constructed) - inventory.declared
-    p5_io = {n for n in names & set(inventory.global_calls) if n.startswith(EXTERNAL_PREFIXES)} - CANVAS_OK_CREATORS
+    p5_io = (
+        {n for n in names & set(inventory.global_calls) if n.startswith(EXTERNAL_PREFIXES)}
+        - CANVAS_OK_CREATORS
+        - OFFSCREEN_CREATORS
+    )
     return bool(inventory.dynamic_import or inventory.urls or p5_io or names & EXTERNAL_GLOBALS)
 
 
+_RUNTIME = {v.value: v for v in Violation}
+
+
+def sandbox_detail(render: RenderResult) -> str:
+    """What the sandbox blocked, readable: "blocked in the sandbox: bare_primitive (ellipse), ..."."""
+    if not render.violations:
+        return ""
+    return "blocked in the sandbox: " + ", ".join(f"{name} ({what})" for name, what in render.violations[:8])
+
+
 def check_render(source: GateResult, render: RenderResult, paint_floor: float = DEFAULT_PAINT_FLOOR) -> GateResult:
-    """Render checks on a reply that passed `check_source`.
+    """Render checks on a reply that passed `check_source`, with what the sandbox blocked.
+
+    Every run-time violation the sandbox recorded (`RenderResult.violations`) rejects the reply,
+    whatever the picture: the sandbox decides, the source checks are a fast first pass.
 
     Args:
         source: the result of `check_source`.
@@ -135,6 +165,10 @@ def check_render(source: GateResult, render: RenderResult, paint_floor: float = 
         paint_floor: paint fraction in [0, 1] below which the canvas counts as blank.
     """
     violations = list(source.violations)
+    for name, _what in render.violations:
+        violation = _RUNTIME.get(name, Violation.TAMPERING)
+        if violation not in violations:
+            violations.append(violation)
     infra = render.status is RenderStatus.INFRA_ERROR
     if render.status is RenderStatus.SKETCH_ERROR:
         violations.append(Violation.SKETCH_ERROR)

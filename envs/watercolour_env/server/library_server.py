@@ -36,10 +36,13 @@ FRAME_TEMPLATE = """<!doctype html><html><head><meta charset="utf-8">
 <script crossorigin="anonymous" src="/lib/seed.js" data-seed="{seed}"></script>
 <script crossorigin="anonymous" src="/lib/p5.min.js"></script>
 <script crossorigin="anonymous" src="/lib/p5.brush.js"></script>
-<script crossorigin="anonymous" src="/lib/harness.js"></script>
+{guard}<script crossorigin="anonymous" src="/lib/harness.js"></script>
 <script>__watercolourArm("{nonce}"); document.currentScript.remove();</script>
 <script crossorigin="anonymous" src="/sketch/{token}.js"></script>
 </head><body></body></html>"""
+
+
+GUARD_TAG = '<script crossorigin="anonymous" src="/lib/guard.js"></script>\n'
 
 
 def library_files(js_dir: Path) -> dict[str, Path]:
@@ -54,6 +57,7 @@ def library_files(js_dir: Path) -> dict[str, Path]:
     files = {
         "p5.min.js": js_dir / "p5" / "lib" / "p5.min.js",
         "p5.brush.js": js_dir / "p5.brush" / "dist" / "p5.brush.js",
+        "guard.js": STATIC_DIR / "guard.js",
         "harness.js": STATIC_DIR / "harness.js",
         "seed.js": STATIC_DIR / "seed.js",
     }
@@ -71,13 +75,16 @@ class LibraryServer:
 
     Args:
         js_dir: the `node_modules` folder with `p5` and `p5.brush`.
+        enforce: whether frames load `static/guard.js`, the run-time allowlist; off only to
+            measure what it costs and that it changes no painting (bench/gate.py).
 
     Example:
         >>> server = LibraryServer(DEFAULT_JS_DIR)  # doctest: +SKIP
         >>> url = server.add_frame("function setup(){}", seed=1)  # doctest: +SKIP
     """
 
-    def __init__(self, js_dir: Path = DEFAULT_JS_DIR) -> None:
+    def __init__(self, js_dir: Path = DEFAULT_JS_DIR, enforce: bool = True) -> None:
+        self.enforce = enforce
         self._libraries = {name: path.read_bytes() for name, path in library_files(js_dir).items()}
         self._sketches: dict[str, bytes] = {}
         self._nonces: dict[str, str] = {}
@@ -137,7 +144,12 @@ class LibraryServer:
                         self._send(404, "text/plain", b"gone")
                         return
                     seed = query.removeprefix("seed=") if query.startswith("seed=") else "1"
-                    body = FRAME_TEMPLATE.format(seed=int(seed) if seed.isdigit() else 1, token=token, nonce=nonce)
+                    body = FRAME_TEMPLATE.format(
+                        seed=int(seed) if seed.isdigit() else 1,
+                        token=token,
+                        nonce=nonce,
+                        guard=GUARD_TAG if server.enforce else "",
+                    )
                     self._send(200, "text/html", body.encode(), csp=True)
                 elif path.startswith("/sketch/") and path.endswith(".js"):
                     sketch = server._take_sketch(path[len("/sketch/") : -3])

@@ -105,6 +105,53 @@ RENDER_JS = """([url, nonce]) => new Promise((resolve) => {
 })"""
 
 
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# A 600x600 RGBA PNG is at most ~1.45 MB even stored uncompressed; its data URL a third more.
+MAX_DATA_URL_CHARS = 2_500_000
+
+
+def check_png(data_url: object) -> tuple[bytes | None, str]:
+    """Decodes the sandbox's data URL only if it is the canvas PNG the renderer expects.
+
+    Checks, before any image decoder sees the bytes: a `data:image/png;base64,` URL of at most
+    `MAX_DATA_URL_CHARS`, the PNG signature, and an IHDR of 600x600 pixels, 8-bit RGBA (colour
+    type 6), what Chromium's `toDataURL` gives for a WebGL canvas. The size check bounds the
+    decoded image to 600x600, so no decompression bomb reaches PIL.
+
+    Args:
+        data_url: the `png` field of the sandbox's report.
+
+    Returns:
+        (png bytes, "") when valid, else (None, what was wrong), e.g. "canvas is 800x800 pixels".
+    """
+    prefix = "data:image/png;base64,"
+    if not isinstance(data_url, str) or not data_url.startswith(prefix):
+        return None, "not a PNG data URL"
+    if len(data_url) > MAX_DATA_URL_CHARS:
+        return None, f"data URL of {len(data_url)} characters"
+    try:
+        png = base64.b64decode(data_url[len(prefix) :], validate=True)
+    except ValueError:
+        return None, "invalid base64"
+    if png[:8] != PNG_SIGNATURE or png[12:16] != b"IHDR" or len(png) < 33:
+        return None, "no PNG signature and header"
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    if (width, height) != (CANVAS_PX, CANVAS_PX):
+        return None, f"canvas is {width}x{height} pixels, not {CANVAS_PX}x{CANVAS_PX}"
+    if (png[24], png[25]) != (8, 6):
+        return None, f"bit depth {png[24]} and colour type {png[25]}, not 8-bit RGBA"
+    return png, ""
+
+
+def _guard_violations(raw: object) -> list[tuple[str, str]]:
+    """The guard's records as (violation, what), dropping anything malformed."""
+    out = []
+    for item in raw if isinstance(raw, list) else []:
+        if isinstance(item, dict) and isinstance(item.get("kind"), str):
+            out.append((item["kind"][:40], str(item.get("name", ""))[:80]))
+    return out[:40]
+
+
 class RenderStatus(str, enum.Enum):
     """How a render ended: a closed set."""
 
@@ -127,6 +174,9 @@ class RenderResult:
         elapsed_ms: wall time of the render including queueing for a worker.
         renderer: the WebGL renderer string of the browser that ran it.
         detail: a human-readable reason for a non-ok status.
+        violations: what the sandbox blocked and recorded while the sketch ran, as
+            (violation name, what was reached), e.g. ("bare_primitive", "ellipse"); the names
+            are `Violation` values. Also "invalid_frame" when the picture was not a 600x600 PNG.
     """
 
     status: RenderStatus
@@ -137,6 +187,7 @@ class RenderResult:
     elapsed_ms: float = 0.0
     renderer: str = ""
     detail: str = ""
+    violations: list[tuple[str, str]] = field(default_factory=list)
 
 
 def paint_fraction(png: bytes) -> float:
@@ -177,6 +228,7 @@ class Renderer:
         js_dir: `node_modules` folder with the pinned p5 and p5.brush.
         browser_env: extra environment variables for Chromium (tests use it to hide Mesa); they
             override the renderer's own, `LP_NUM_THREADS` included.
+        enforce: run the allowlist inside the sandbox (`static/guard.js`); off only to measure it.
 
     llvmpipe's rasterizer threads (`LP_NUM_THREADS`, one setting for the one GPU process that all
     workers share) follow the pool's use. One worker: one rasterizer thread, so the GPU work of a
@@ -200,7 +252,9 @@ class Renderer:
         chromium_path: str = "/usr/bin/chromium",
         js_dir: Path = DEFAULT_JS_DIR,
         browser_env: dict[str, str] | None = None,
+        enforce: bool = True,
     ) -> None:
+        self.enforce = enforce
         self.browser_env = dict(browser_env or {})
         self.workers = max(1, workers or os.cpu_count() or 1)
         self.deadline_s = deadline_s
@@ -233,7 +287,7 @@ class Renderer:
         with self._start_lock:
             if self._started:
                 return
-            self._library = LibraryServer(self._js_dir)
+            self._library = LibraryServer(self._js_dir, enforce=self.enforce)
             self._thread.start()
             try:
                 self._call(self._start_browser(), timeout_s=120)
@@ -389,22 +443,37 @@ class Renderer:
         return self._decode(payload, started)
 
     def _decode(self, payload: dict, started: float) -> RenderResult:
+        guard = payload.get("guard", "on")
+        if self.enforce and payload.get("reason") != "navigated" and guard != "on":
+            # never a verdict on a render the allowlist did not watch
+            log.error("renderer: the sandbox guard did not run: %s", guard)
+            return self._result(
+                RenderStatus.INFRA_ERROR, started, detail=f"the sandbox guard did not run: {guard}"[:500]
+            )
         errors = [str(e) for e in payload.get("errors") or []]
-        size = (payload.get("width"), payload.get("height"))
-        data_url = payload.get("png") or ""
-        png = base64.b64decode(data_url.split(",", 1)[1]) if data_url.startswith("data:image/png") else None
-        detail = ""
-        if png is not None and size != (CANVAS_PX, CANVAS_PX):
-            # resizeCanvas, pixelDensity or a huge createCanvas: not the environment's canvas
-            detail = f"canvas is {size[0]}x{size[1]} pixels, not {CANVAS_PX}x{CANVAS_PX}"
-            png = None
+        violations = _guard_violations(payload.get("violations"))
+        png, detail = None, ""
+        data_url = payload.get("png")
+        if data_url:
+            png, problem = check_png(data_url)
+            if problem:
+                # resizeCanvas, pixelDensity or a huge createCanvas: not the environment's canvas
+                violations.append(("canvas_change" if problem.startswith("canvas is") else "invalid_frame", problem))
+                detail = f"the reported picture is not a {CANVAS_PX}x{CANVAS_PX} PNG: {problem}"
         fraction = paint_fraction(png) if png else 0.0
         finished = payload.get("reason") == "drawn" and not errors and not detail
         status = RenderStatus.OK if finished else RenderStatus.SKETCH_ERROR
         if not detail and not finished:
             detail = "the sketch navigated away" if payload.get("reason") == "navigated" else "the sketch threw"
         return self._result(
-            status, started, png=png, paint_fraction=fraction, finished=finished, js_errors=errors, detail=detail
+            status,
+            started,
+            png=png,
+            paint_fraction=fraction,
+            finished=finished,
+            js_errors=errors,
+            detail=detail,
+            violations=violations,
         )
 
     def _result(self, status: RenderStatus, started: float, **fields: object) -> RenderResult:

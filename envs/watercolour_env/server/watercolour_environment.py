@@ -19,7 +19,7 @@ from watercolour_env.models import (
     WatercolourObservation,
     WatercolourState,
 )
-from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR, GateResult, check_render, check_source
+from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR, GateResult, check_render, check_source, sandbox_detail
 from watercolour_env.server.prompt import DEFAULT_SUBJECT, SYSTEM_PROMPT, user_prompt
 from watercolour_env.server.render import Renderer
 from watercolour_env.server.rubric import Rubric, RubricWeights
@@ -42,7 +42,8 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         whether real p5.brush methods outside the allowlist are violations (`strict`).
     Version history: 0.1 (issue 2) gate on source and render, placeholder image-stats scorer;
         0.2 (issue 4) gate on a tree-sitter syntax tree with every violation named;
-        0.3 (issues 5, 6) reference pool, embedded preference scorer fitted on its tiers.
+        0.3 (issues 5, 6) reference pool, embedded preference scorer fitted on its tiers;
+        0.4 (issue 11) the allowlist enforced inside the sandbox, setup-only sketches reported.
 
     Example:
         >>> env = WatercolourEnvironment(renderer, Rubric(RubricWeights(), scorer=scorer))  # doctest: +SKIP
@@ -138,7 +139,8 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             render_ms=render.elapsed_ms if render else None,
             renderer=render.renderer if render else "",
             image_png_b64=base64.b64encode(png).decode() if png and self._state.return_image else None,
-            detail=_unscored_detail(score.components) or (render.detail if render else _source_detail(gate)),
+            detail=_unscored_detail(score.components)
+            or (sandbox_detail(render) or render.detail if render else _source_detail(gate)),
         )
 
     @property

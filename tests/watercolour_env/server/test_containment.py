@@ -44,6 +44,9 @@ def test_each_hostile_sketch_is_contained_and_reported(contained, name, expected
         assert any(expected["error"] in e for e in result.js_errors), result.js_errors
     if "detail" in expected:
         assert expected["detail"] in result.detail
+    if "detail_if_sketch_error" in expected and result.status is RenderStatus.SKETCH_ERROR:
+        assert expected["detail_if_sketch_error"] in result.detail
+    assert [kind for kind, _ in result.violations] == expected.get("violations", [])
     if result.status is RenderStatus.TIMEOUT:
         assert DEADLINE_S * 1000 <= result.elapsed_ms < DEADLINE_S * 1000 + 8000
     if result.status is RenderStatus.OK:

@@ -1,16 +1,23 @@
-// Loaded after p5 and p5.brush, before the sketch. Reports the first finished frame (or the
-// first uncaught error) to the host page by postMessage, with the canvas as a PNG data URL.
-// The frame is sandboxed and of another origin than its host: postMessage is its only way out. The report carries
-// a nonce that the frame page hands to __watercolourArm and then removes from the document, so
-// the sketch, which runs later, cannot forge a report.
+// Loaded after the guard, before the sketch. Reports the first finished frame (or the first
+// uncaught error) to the host page by postMessage: the picture of the canvas p5 made for the
+// sketch, read with the browser's own toDataURL captured by the guard, and every violation
+// the guard recorded. The frame is sandboxed and of another origin than its host: postMessage is
+// its only way out. The report carries a nonce that the frame page hands to __watercolourArm and
+// then removes from the document, so the sketch, which runs later, cannot forge a report.
 (function () {
   "use strict";
   const post = window.parent.postMessage.bind(window.parent);
+  const guard = window.__watercolourGuard || null;
+  delete window.__watercolourGuard;
+  const guardFailure = guard && guard.failed ? guard.failed : null;
   const errors = [];
   let nonce = null;
   let finished = false;
 
-  function canvasPng(canvas) {
+  function picture(canvas) {
+    if (guard && !guardFailure) {
+      try { return guard.picture(); } catch (e) { errors.push("toDataURL: " + e); return { png: null, width: 0, height: 0 }; }
+    }
     const el = canvas || document.querySelector("canvas");
     if (!el) return { png: null, width: 0, height: 0 };
     try {
@@ -24,9 +31,10 @@
   function report(reason, canvas) {
     if (finished) return;
     finished = true;
-    const shot = canvasPng(canvas);
-    post({ nonce: nonce, reason: reason, errors: errors.slice(0, 20), png: shot.png,
-           width: shot.width, height: shot.height }, "*");
+    const shot = picture(canvas);
+    post({ nonce: nonce, reason: reason, errors: errors.slice(0, 20), png: shot.png, width: shot.width,
+           height: shot.height, violations: guard && !guardFailure ? guard.violations() : [],
+           guard: guard ? guardFailure || "on" : "off" }, "*");
   }
 
   function describe(err, fallback) {
@@ -55,8 +63,24 @@
     setTimeout(function () { report("error"); }, 0);
   });
 
-  // Registered after p5.brush, so this runs after p5.brush has flushed its pending fills.
+  // Only p5 may run these hooks; a sketch that calls one is tampering with the report.
+  function fromP5(hook) {
+    if (guard && !guardFailure && guard.fromSketch(hook)) { guard.record("tampering", "harness hook"); return false; }
+    return true;
+  }
+  // Registered after p5.brush, so these run after p5.brush has flushed its pending fills. A sketch
+  // without draw() is finished when setup is; with one, when its first frame is.
   p5.registerAddon(function (p5, fn, lifecycles) {
-    lifecycles.postdraw = function () { report(errors.length ? "error" : "drawn", this.canvas); };
+    lifecycles.postsetup = function postsetup() {
+      if (fromP5(postsetup) && typeof window.draw !== "function") report(errors.length ? "error" : "drawn", this.canvas);
+    };
+    lifecycles.postdraw = function postdraw() {
+      if (fromP5(postdraw)) report(errors.length ? "error" : "drawn", this.canvas);
+    };
   });
+  if (guard && !guardFailure) {
+    // p5 itself adds to `remove` when it builds the instance.
+    ["presetup", "postsetup", "predraw", "postdraw"].forEach((name) => Object.freeze(p5.lifecycleHooks[name]));
+    Object.defineProperty(window, "p5", { value: undefined, writable: false });
+  }
 })();

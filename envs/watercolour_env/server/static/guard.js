@@ -1,0 +1,407 @@
+// Loaded after p5 and p5.brush, before the harness and the sketch. Enforces the allowlist at run
+// time: every way to paint other than the ten brush methods (and the canvas set-up and
+// background the system prompt asks for) is blocked and recorded as a named violation.
+//
+// What decides is who calls. Every function the sketch can reach that can lead to paint (p5's
+// and its classes' methods, brush's exports, the WebGL contexts' methods, getContext) is wrapped;
+// a wrapper reads the calling frame's script from V8's structured stack (Error.prepareStackTrace,
+// locked here so the sketch cannot replace it) and lets the call through only when it comes from
+// the libraries' own files. A bound function the sketch makes counts as the sketch's wherever it
+// is called from, so it cannot plant a preset call inside the library. Byte-identical pictures
+// with and without this file, and its cost, are recorded in docs/LOG.md.
+(function () {
+  "use strict";
+  try {
+    guard();
+  } catch (e) {
+    // The renderer turns this into an infrastructure failure: never a render without the guard.
+    window.__watercolourGuard = Object.freeze({ failed: String((e && e.stack) || e).slice(0, 2000) });
+  }
+})();
+
+function guard() {
+  "use strict";
+  const apply = Reflect.apply;
+  const construct = Reflect.construct;
+  const defineProperty = Object.defineProperty;
+  const getDescriptor = Object.getOwnPropertyDescriptor;
+  const ownNames = Object.getOwnPropertyNames;
+  const freeze = Object.freeze;
+  const captureStackTrace = Error.captureStackTrace;
+  const weakHas = WeakSet.prototype.has;
+  const weakAdd = WeakSet.prototype.add;
+  const setHas = Set.prototype.has;
+
+  const GUARD_URL = document.currentScript.src;
+  const LIB_BASE = GUARD_URL.slice(0, GUARD_URL.lastIndexOf("/") + 1);
+  const LIBRARY_FILES = new Set(["p5.min.js", "p5.brush.js", "seed.js", "harness.js", "guard.js"].map((n) => LIB_BASE + n));
+  const STACK_FRAMES = 12;
+  const LIBRARY = 0, SKETCH = 1, NONE = 2;
+
+  // The structured stack, for our own captures only; everyone else gets V8's usual text.
+  let wanted = null;
+  function prepareStackTrace(error, sites) {
+    if (error === wanted) return sites;
+    let text;
+    try { text = String(error); } catch (e) { text = "Error"; }
+    for (let i = 0; i < sites.length; i++) text += "\n    at " + sites[i];
+    return text;
+  }
+  defineProperty(Error, "prepareStackTrace", { value: prepareStackTrace, writable: false, configurable: false });
+  defineProperty(Error, "stackTraceLimit", { value: STACK_FRAMES, writable: false, configurable: false });
+
+  /** Who called `fn`: LIBRARY, SKETCH, or NONE (a task the event loop started at `fn`). */
+  function callerOf(fn) {
+    const holder = {};
+    wanted = holder;
+    captureStackTrace(holder, fn);
+    const sites = holder.stack;
+    wanted = null;
+    for (let i = 0; i < sites.length; i++) {
+      const file = sites[i].getFileName();
+      if (!file) continue; // a built-in (Array.forEach, Promise.then, ...): look further down
+      if (file === GUARD_URL) return sites[i].getFunctionName() === "sketchBound" ? SKETCH : LIBRARY;
+      return apply(setHas, LIBRARY_FILES, [file]) ? LIBRARY : SKETCH;
+    }
+    return sites.length >= STACK_FRAMES ? SKETCH : NONE; // only built-ins in sight: fail closed
+  }
+
+  const found = [];
+  function record(kind, name) {
+    for (let i = 0; i < found.length; i++) if (found[i].kind === kind && found[i].name === name) return;
+    if (found.length < 40) found[found.length] = freeze({ kind: kind, name: String(name).slice(0, 60) });
+  }
+
+  // Inside a trusted window (a brush method the sketch called with plain arguments, p5.brush's
+  // own flush at the end of setup and of each frame) no sketch code can run: everything the
+  // library reads there is out of the sketch's reach or frozen (below), so the stack is not read.
+  let trusted = 0;
+  function inTrusted(fn, self, args) {
+    trusted++;
+    try { return apply(fn, self, args); } finally { trusted--; }
+  }
+
+  /** A wrapper that runs `fn` for the libraries and blocks and records it for the sketch. */
+  function guarded(fn, kind, name, taskEntry) {
+    const wrapper = function () {
+      if (trusted > 0) return new.target ? construct(fn, arguments, new.target) : apply(fn, this, arguments);
+      const who = callerOf(wrapper);
+      if (who === LIBRARY || (who === NONE && taskEntry)) {
+        return new.target ? construct(fn, arguments, new.target) : apply(fn, this, arguments);
+      }
+      record(kind, name);
+      return undefined;
+    };
+    if (fn.prototype) wrapper.prototype = fn.prototype;
+    defineProperty(wrapper, "name", { value: fn.name });
+    return wrapper;
+  }
+
+  function wrapProperty(owner, key, kind, label, taskEntry) {
+    const d = getDescriptor(owner, key);
+    if (!d || !d.configurable) return;
+    if (typeof d.value === "function") {
+      d.value = guarded(d.value, kind, label, taskEntry);
+    } else if (d.get || d.set) {
+      if (d.get) d.get = guarded(d.get, kind, label, false);
+      if (d.set) d.set = guarded(d.set, kind, label, false);
+    } else {
+      return;
+    }
+    defineProperty(owner, key, d);
+  }
+
+  // ---- p5: what the sketch may call, and what each other name is when it does ----
+  const SKETCH_OK = new Set((
+    "createCanvas background clear angleMode translate rotate rotateZ scale shearX shearY resetMatrix push pop " +
+    "noLoop loop isLooping redraw frameRate getFrameRate getTargetFrameRate millis second minute hour day month year " +
+    "random randomSeed randomGaussian noise noiseSeed noiseDetail map lerp constrain dist mag norm sq sqrt pow abs " +
+    "floor ceil round min max exp log fract sin cos tan asin acos atan atan2 degrees radians color lerpColor " +
+    "paletteLerp red green blue alpha hue saturation brightness lightness colorMode createVector fill noFill stroke " +
+    "noStroke strokeWeight strokeCap strokeJoin ellipseMode rectMode print int float str boolean byte char unchar hex " +
+    "unhex nf nfc nfp nfs splitTokens shuffle"
+  ).split(" "));
+  // p5.brush wraps these four on p5.prototype; its wrappers call p5's own.
+  const PRIMITIVES = new Set((
+    "point line rect square ellipse circle arc triangle quad beginShape vertex endShape curveVertex bezierVertex " +
+    "quadraticVertex splineVertex vertexProperty bezier curve spline beginContour endContour normal beginClip endClip " +
+    "clip _renderRect _renderEllipse erase noErase blendMode"
+  ).split(" "));
+  const IMAGES = new Set((
+    "image imageMode tint noTint loadPixels updatePixels get set pixels createImage loadImage copy blend filter " +
+    "saveCanvas save saveFrames getFilterGraphicsLayer"
+  ).split(" "));
+  const SHADERS_3D = /^(plane|box|sphere|cylinder|cone|ellipsoid|torus|model|createModel|loadModel|buildGeometry|freeGeometry|camera|createCamera|setCamera|perspective|ortho|frustum|linePerspective|orbitControl|debugMode|noDebugMode|lights|noLights|.*Light|lightFalloff|texture|textureMode|textureWrap|.*Material|shininess|metalness|specularColor|panorama|compute|.*[sS]hader.*|.*Storage|uniformStorage|rotateX|rotateY|applyMatrix)$/;
+  const CANVAS = new Set("resizeCanvas pixelDensity setAttributes fullscreen noCanvas noSmooth smooth".split(" "));
+
+  function kindOf(name) {
+    if (PRIMITIVES.has(name)) return "bare_primitive";
+    if (IMAGES.has(name)) return "image_or_pixels";
+    if (/^(text|loadFont|font)/.test(name)) return "text_on_canvas";
+    if (SHADERS_3D.test(name)) return "shader_or_3d";
+    if (CANVAS.has(name)) return "canvas_change";
+    if (/^(createGraphics|createFramebuffer)$/.test(name)) return "offscreen_layer";
+    if (name === "drawingContext" || name === "getContext") return "direct_context";
+    return "p5_not_allowed";
+  }
+  // p5's own entry points from the event loop (animation frames, DOM events).
+  const taskEntry = (name) => name === "_draw" || name === "redraw" || name.slice(0, 3) === "_on";
+
+  // p5 applies its registered decorators (argument checks on vectors) when it builds its first
+  // instance. Have it do so now, through its own constructor, so they wrap the originals and
+  // not these wrappers: a throwaway instance-mode sketch that stops before anything starts.
+  const STOP = {};
+  if (p5.decorations && p5.decorations.size > 0) {
+    try { new p5(function () { throw STOP; }); } catch (e) { if (e !== STOP) throw e; }
+  }
+
+  const proto = p5.prototype;
+  const colors = new WeakSet();
+  for (const name of ownNames(proto)) {
+    if (name === "constructor" || SKETCH_OK.has(name)) continue;
+    wrapProperty(proto, name, kindOf(name), name, taskEntry(name));
+  }
+
+  // ---- p5's classes: all of them are the libraries' business, except colours and vectors ----
+  const OWN_CLASSES = new Set(["Color", "Vector", "Matrix", "Quat"]);
+  const OFFSCREEN_CLASSES = new Set(["Graphics", "Framebuffer", "FramebufferTexture", "FramebufferCamera", "RenderBuffer"]);
+  for (const cls of ownNames(p5)) {
+    const value = p5[cls];
+    if (typeof value !== "function") continue;
+    const isClass = !!value.prototype && ownNames(value.prototype).length > 1;
+    if (!isClass) {
+      if (cls !== "prototype" && cls !== "length" && cls !== "name") wrapProperty(p5, cls, "tampering", "p5." + cls, false);
+      continue;
+    }
+    if (OWN_CLASSES.has(cls)) continue;
+    const kind = OFFSCREEN_CLASSES.has(cls) ? "offscreen_layer" : null;
+    for (const name of ownNames(value.prototype)) {
+      if (name === "constructor") continue;
+      wrapProperty(value.prototype, name, kind || kindOf(name), cls + "." + name, false);
+    }
+    const wrapped = guarded(value, kind || (cls === "Image" ? "image_or_pixels" : "p5_not_allowed"), "new p5." + cls, false);
+    defineProperty(value.prototype, "constructor", { value: wrapped, writable: false, configurable: false });
+    defineProperty(p5, cls, { value: wrapped, writable: false, configurable: false });
+  }
+
+  // ---- the sketch-facing entries that stay open, with their arguments checked ----
+  const isPrimitive = (v) => v === null || (typeof v !== "object" && typeof v !== "function");
+  const plainArguments = (args) => {
+    for (let i = 0; i < args.length; i++) if (!isPrimitive(args[i]) && !apply(weakHas, colors, [args[i]])) return false;
+    return true;
+  };
+  // The arguments a trusted window sees: primitives, and colours p5 makes afresh from the
+  // sketch's (a colour the sketch holds may carry getters of its own; they run here, untrusted).
+  const freshArguments = (args) => {
+    const out = [];
+    for (let i = 0; i < args.length; i++) {
+      out[i] = isPrimitive(args[i]) ? args[i] : apply(nativeColor, instance, [args[i]]);
+    }
+    return out;
+  };
+  const nativeColor = proto.color;
+  proto.color = function color() {
+    const made = apply(nativeColor, this, arguments);
+    if (made && typeof made === "object") apply(weakAdd, colors, [made]);
+    return made;
+  };
+  const nativeBackground = proto.background;
+  proto.background = function background() {
+    if (!plainArguments(arguments)) return record("image_or_pixels", "background"), undefined;
+    return inTrusted(nativeBackground, this, freshArguments(arguments));
+  };
+  let mainCanvas = null;
+  let creatingCanvas = 0;
+  const nativeCreateCanvas = proto.createCanvas;
+  proto.createCanvas = function createCanvas() {
+    if (arguments.length > 3 || !plainArguments(arguments)) return record("canvas_change", "createCanvas"), undefined;
+    creatingCanvas++;
+    try {
+      const made = apply(nativeCreateCanvas, this, arguments);
+      guardOwnFunctions(this, "p5_not_allowed", "");
+      const renderer = this._renderer;
+      if (renderer) guardOwnFunctions(renderer, "p5_not_allowed", "renderer.");
+      if (renderer && renderer.GL) guardOwnFunctions(renderer.GL, "direct_context", "gl.");
+      return made && callerOf(createCanvas) === LIBRARY ? made : undefined;
+    } finally {
+      creatingCanvas--;
+    }
+  };
+  // p5 keeps some functions on the instances themselves, e.g. its own gl.enable and gl.disable
+  // that call WebGL's: from the sketch they are as closed as what they call.
+  const guardedValues = new WeakSet();
+  function guardOwnFunctions(object, kind, prefix) {
+    for (const name of ownNames(object)) {
+      const d = getDescriptor(object, name);
+      if (!d.configurable || typeof d.value !== "function" || apply(weakHas, guardedValues, [d.value])) continue;
+      d.value = guarded(d.value, kind, prefix + name, taskEntry(name));
+      apply(weakAdd, guardedValues, [d.value]);
+      defineProperty(object, name, d);
+    }
+  }
+
+  // ---- contexts: every method of WebGL, and every way to get a 2D or WebGL context ----
+  for (const gl of [WebGL2RenderingContext.prototype, WebGLRenderingContext.prototype]) {
+    for (const name of ownNames(gl)) {
+      if (name !== "constructor" && typeof getDescriptor(gl, name).value === "function") {
+        wrapProperty(gl, name, "direct_context", "gl." + name, false);
+      }
+    }
+  }
+  const hideContext = (canvas) => {
+    let stored;
+    defineProperty(canvas, "drawingContext", {
+      configurable: false,
+      get: guarded(function () { return stored; }, "direct_context", "drawingContext", false),
+      set: guarded(function (value) { stored = value; }, "tampering", "drawingContext", false),
+    });
+  };
+  for (const C of [HTMLCanvasElement, OffscreenCanvas]) {
+    const nativeGetContext = C.prototype.getContext;
+    const getContext = function getContext(type) {
+      if (callerOf(getContext) !== LIBRARY) return record("direct_context", "getContext"), null;
+      const context = apply(nativeGetContext, this, arguments);
+      if (context && type === "2d" && !getDescriptor(this, "drawingContext")) hideContext(this);
+      if (context && creatingCanvas > 0 && C === HTMLCanvasElement && String(type).slice(0, 5) === "webgl") {
+        mainCanvas = this;
+        Object.preventExtensions(this); // no getter of the sketch's on the canvas the library reads
+      }
+      return context;
+    };
+    defineProperty(C.prototype, "getContext", { value: getContext, writable: false, configurable: false });
+  }
+  wrapProperty(HTMLCanvasElement.prototype, "transferControlToOffscreen", "direct_context", "transferControlToOffscreen", false);
+
+  // ---- p5.brush: the ten methods are open, with plain arguments; the rest is closed ----
+  const ALLOWED = new Set("scaleBrushes noStroke fill noFill fillBleed fillTexture beginShape vertex endShape circle".split(" "));
+  // The library never reads window.brush, so the sketch gets a facade; some of the UMD build's
+  // exports are fixed getters, which could not be replaced in place.
+  const brushApi = window.brush;
+  const facade = {};
+  for (const name of ownNames(brushApi)) {
+    const fn = brushApi[name];
+    if (typeof fn !== "function") continue;
+    if (ALLOWED.has(name)) {
+      facade[name] = function () {
+        if (!plainArguments(arguments)) return record("brush_argument", "brush." + name), undefined;
+        return inTrusted(fn, undefined, freshArguments(arguments));
+      };
+    } else {
+      facade[name] = guarded(fn, "brush_method_not_allowed", "brush." + name, false);
+    }
+  }
+  freeze(facade);
+  defineProperty(window, "brush", { value: facade, writable: false, configurable: false });
+
+  // ---- a bound function the sketch makes is the sketch's, wherever it is later called from ----
+  const nativeBind = Function.prototype.bind;
+  const bind = function bind(thisArg) {
+    const target = this;
+    if (callerOf(bind) !== SKETCH) return apply(nativeBind, target, arguments);
+    const preset = [];
+    for (let i = 1; i < arguments.length; i++) preset[preset.length] = arguments[i];
+    return function sketchBound() {
+      const all = preset.slice();
+      for (let i = 0; i < arguments.length; i++) all[all.length] = arguments[i];
+      return new.target ? construct(target, all) : apply(target, thisArg, all);
+    };
+  };
+  defineProperty(Function.prototype, "bind", { value: bind, writable: false, configurable: false });
+
+  // ---- after p5 builds its instance: its global getters, and no way back to it ----
+  let instance = null;
+  p5.registerAddon(function (_p5, _fn, lifecycles) {
+    lifecycles.presetup = function () {
+      instance = this;
+      for (const name of ["drawingContext", "pixels"]) {
+        defineProperty(window, name, { get: guarded(() => this[name], kindOf(name), name, false), configurable: false });
+      }
+    };
+  });
+  // p5.brush registered its addon last before this file: its postsetup and postdraw hooks, the
+  // flush of its queued fills, are trusted windows; every other hook is checked like any call.
+  for (const hook of ownNames(p5.lifecycleHooks)) {
+    const list = p5.lifecycleHooks[hook];
+    for (let i = 0; i < list.length; i++) {
+      const brushFlush = (hook === "postsetup" || hook === "postdraw") && i === list.length - 1;
+      const checked = guarded(list[i], "tampering", "lifecycle " + hook, false);
+      list[i] = brushFlush ? function () { return callerOf(list[i]) === LIBRARY ? inTrusted(checked, this, arguments) : record("tampering", "lifecycle " + hook); } : checked;
+    }
+  }
+
+  // The sketch cannot reach p5 itself, so no p5 object (instance, renderer, state): the
+  // harness, the last library file, empties the page's `p5` (the libraries hold their own).
+  const p5Class = p5;
+
+  // ---- what the libraries read cannot be changed under them ----
+  // The page's own globals: names do not move (no getter of the sketch's where the library reads
+  // `performance` or `OffscreenCanvas`), and constructors and namespaces keep their value.
+  const P5_NAMES = new Set(ownNames(p5Class.prototype));
+  const STORAGE = new Set(["localStorage", "sessionStorage", "indexedDB", "caches", "cookieStore", "__watercolourGuard"]);
+  for (const name of ownNames(window)) {
+    if (P5_NAMES.has(name) || STORAGE.has(name) || name === "p5" || name === "brush") continue;
+    const d = getDescriptor(window, name);
+    if (!d.configurable) continue;
+    d.configurable = false;
+    if ("value" in d && d.value && (typeof d.value === "function" || typeof d.value === "object")) d.writable = false;
+    try { defineProperty(window, name, d); } catch (e) { /* a property the page keeps for itself */ }
+  }
+  // Every built-in prototype, the JavaScript ones and the page's interfaces, is frozen. Where a
+  // library sets a method on an instance (p5 sets gl.enable and gl.disable on its context), the
+  // prototype's property becomes an accessor whose setter makes that own property, since frozen
+  // data would refuse it; elsewhere data stays data, so hot calls keep their inline caches.
+  const OVERRIDDEN = new Set(["enable", "disable"]);
+  const tamedFreeze = (object) => {
+    if (!object || Object.isFrozen(object)) return;
+    for (const name of ownNames(object)) {
+      if (!OVERRIDDEN.has(name)) continue;
+      const d = getDescriptor(object, name);
+      if (!d.configurable || !("value" in d)) continue;
+      const value = d.value;
+      defineProperty(object, name, {
+        enumerable: d.enumerable, configurable: false, get: function () { return value; },
+        set: function (v) {
+          if (this === object) return record("tampering", String(name));
+          defineProperty(this, name, { value: v, writable: true, enumerable: true, configurable: true });
+        },
+      });
+    }
+    freeze(object);
+  };
+  const p5Prototypes = new Set([p5Class.prototype]);
+  for (const name of ownNames(p5Class)) if (p5Class[name] && p5Class[name].prototype) p5Prototypes.add(p5Class[name].prototype);
+  const hidden = [
+    Object.getPrototypeOf(Uint8Array), Object.getPrototypeOf(Uint8Array.prototype),
+    Object.getPrototypeOf([][Symbol.iterator]()), Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())),
+    Object.getPrototypeOf(new Map()[Symbol.iterator]()), Object.getPrototypeOf(new Set()[Symbol.iterator]()),
+    Object.getPrototypeOf(""[Symbol.iterator]()), Object.getPrototypeOf(async function () {}),
+    Object.getPrototypeOf(function* () {}), Object.getPrototypeOf(function* () {}).prototype,
+  ];
+  for (const object of hidden) tamedFreeze(object);
+  for (const name of ownNames(window)) {
+    const value = getDescriptor(window, name).value;
+    if (typeof value === "function" && name !== "p5") {
+      if (value.prototype && typeof value.prototype === "object" && !p5Prototypes.has(value.prototype)) {
+        tamedFreeze(value.prototype);
+      }
+      freeze(value);
+    } else if (value && typeof value === "object" && /^(Math|JSON|Reflect|Atomics|Intl|console|CSS|WebAssembly)$/.test(name)) {
+      freeze(value);
+    }
+  }
+
+  // For the harness, which takes this and deletes it before the sketch loads.
+  const nativeToDataURL = HTMLCanvasElement.prototype.toDataURL;
+  const canvasWidth = getDescriptor(HTMLCanvasElement.prototype, "width").get;
+  const canvasHeight = getDescriptor(HTMLCanvasElement.prototype, "height").get;
+  window.__watercolourGuard = freeze({
+    violations: () => found.slice(),
+    fromSketch: (fn) => callerOf(fn) !== LIBRARY,
+    record: record,
+    picture: () => {
+      if (!mainCanvas) return { png: null, width: 0, height: 0 };
+      return { png: apply(nativeToDataURL, mainCanvas, ["image/png"]), width: apply(canvasWidth, mainCanvas, []),
+               height: apply(canvasHeight, mainCanvas, []) };
+    },
+  });
+}
