@@ -1,10 +1,14 @@
-"""Gate benchmark: source checks on the example sketches, without the render.
+"""Gate benchmark: the source checks, and what the sandbox's run-time allowlist costs a render.
 
-    watercolour bench gate [--reps 200]
+    watercolour bench gate [--reps 200] [--render-reps 7]
 
-Times `check_source` (tree-sitter parse, inventory, every violation) per example sketch against
-a baseline measured in the same run: the public reproduction's approach, regular expressions
-over code with comments stripped. Prints milliseconds per call (median, min, max) and the ratio.
+1. Times `check_source` (tree-sitter parse, inventory, every violation) per example sketch
+   against a baseline measured in the same run: the public reproduction's approach, regular
+   expressions over code with comments stripped.
+2. Renders the trivial, typical and rich sketches with the guard (static/guard.js) on and off,
+   interleaved in the same run on two one-worker renderers, and prints render milliseconds
+   (median and range) with the ratio; it also checks that both give the same PNG bytes.
+   `--render-reps 0` skips this part.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from pathlib import Path
 
 from watercolour_env.server.brush_api import brush_methods
 from watercolour_env.server.gate import check_source
+from watercolour_env.server.render import Renderer
 
 REPO = Path(__file__).resolve().parents[1]
 SKETCHES = {"trivial": "trivial.js", "typical": "hibiscus.js", "rich": "rich.js"}
@@ -42,6 +47,7 @@ def timed_ms(fn, arg: str, reps: int) -> list[float]:  # noqa: ANN001
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--reps", type=int, default=200)
+    parser.add_argument("--render-reps", type=int, default=7)
     args = parser.parse_args(argv)
     brush_methods()  # read the package's export list once, as the server does at start-up
     print(f"{'sketch':<9} {'regex baseline ms':>20} {'check_source ms':>22} {'ratio':>7}")
@@ -53,6 +59,27 @@ def main(argv: list[str] | None = None) -> None:
             f"{name:<9} {b:8.3f} ({min(base):.3f}-{max(base):.3f}) {o:8.3f} ({min(ours):.3f}-{max(ours):.3f})"
             f" {o / b:6.1f}x"
         )
+    if args.render_reps > 0:
+        enforcement_cost(args.render_reps)
+
+
+def enforcement_cost(reps: int) -> None:
+    """Render ms with the guard off and on, interleaved, per sketch; and whether the PNGs match."""
+    print(f"\n{'sketch':<9} {'guard off ms':>22} {'guard on ms':>22} {'on/off':>7}  same PNG")
+    with Renderer(workers=1, enforce=False) as off, Renderer(workers=1, enforce=True) as on:
+        for name, file in SKETCHES.items():
+            source = (REPO / "examples" / "sketches" / file).read_text()
+            first_off, first_on = off.render(source, seed=1), on.render(source, seed=1)  # warm, and the bytes
+            times: dict[bool, list[float]] = {False: [], True: []}
+            for rep in range(reps):
+                for enforce in (False, True) if rep % 2 == 0 else (True, False):
+                    times[enforce].append((on if enforce else off).render(source, seed=1).elapsed_ms)
+            b, o = statistics.median(times[False]), statistics.median(times[True])
+            print(
+                f"{name:<9} {b:8.0f} ({min(times[False]):.0f}-{max(times[False]):.0f}) [{reps}]"
+                f" {o:8.0f} ({min(times[True]):.0f}-{max(times[True]):.0f}) [{reps}] {o / b:6.2f}x"
+                f"  {first_off.png == first_on.png}"
+            )
 
 
 if __name__ == "__main__":

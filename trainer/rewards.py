@@ -9,15 +9,34 @@ out of the group's mean and std and gives it advantage 0 (FIELD-NOTES, "TRL").
 from __future__ import annotations
 
 import logging
+import re
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from watercolour_env import WatercolourAction, WatercolourEnv, WatercolourObservation
+from watercolour_env.errors import ConfigError
 from watercolour_env.sketch import extract_sketch
 from watercolour_trainer.rollouts import Rollout, RolloutLog
 
 log = logging.getLogger(__name__)
+
+# OpenEnv's error frame, as its client raises it: "Server error: <message> (code: <CODE>)".
+_SERVER_ERROR = re.compile(r"^Server error: (?P<message>.*) \(code: (?P<code>[A-Z_]+)\)$", re.DOTALL)
+# What `reset` answers when it refuses the run's own options (weights, subject): the run's
+# configuration is wrong, and every later episode would be refused the same way.
+REFUSAL_CODES = frozenset({"EXECUTION_ERROR", "VALIDATION_ERROR"})
+
+
+class ConfigurationRefused(ConfigError):
+    """The environment refused this run's episode options at `reset`; the message is the server's."""
+
+
+def refusal(err: BaseException) -> str | None:
+    """The server's message when `err` is its refusal of reset options, else None (infrastructure)."""
+    match = _SERVER_ERROR.match(str(err)) if isinstance(err, RuntimeError) else None
+    return match["message"] if match and match["code"] in REFUSAL_CODES else None
 
 
 def completion_text(completion: Any) -> str:
@@ -40,6 +59,12 @@ class EnvironmentReward:
             term; the environment approximates from characters when None.
         weights: reward weights sent at every reset (validated by the server); the
             deployment's when None.
+        max_unscored_share: share of a step's rollouts in [0, 1] that may go unscored (reward
+            None) before the step logs an error with the reasons counted; the seed's runs lost
+            1.5% on average and 5.2% at worst (docs/LOG.md), so 0.25 means something is broken.
+
+    Raises (when called):
+        ConfigurationRefused: the server refused the run's reset options; the run cannot train.
 
     Example:
         >>> reward = EnvironmentReward("http://127.0.0.1:8000", num_generations=4)  # doctest: +SKIP
@@ -57,6 +82,7 @@ class EnvironmentReward:
         max_parallel: int = 16,
         count_tokens: Callable[[str], int] | None = None,
         weights: dict[str, float] | str | None = None,
+        max_unscored_share: float = 0.25,
     ) -> None:
         self.env_url = env_url
         self.num_generations = num_generations
@@ -65,6 +91,25 @@ class EnvironmentReward:
         self.max_parallel = max_parallel
         self.count_tokens = count_tokens
         self.weights = weights
+        self.max_unscored_share = max_unscored_share
+
+    def check_configuration(self, subject: str | None = None) -> None:
+        """Resets one episode with this run's options, so a refusal stops the run before it starts.
+
+        Raises:
+            ConfigurationRefused: the server refused the options, with its own message.
+            ConnectionError, RuntimeError, TimeoutError: the server could not be reached or failed.
+        """
+        with WatercolourEnv(base_url=self.env_url, message_timeout_s=self.timeout_s).sync() as env:
+            try:
+                env.reset(seed=0, subject=subject, **({"weights": self.weights} if self.weights else {}))
+            except RuntimeError as err:
+                message = refusal(err)
+                if message is None:
+                    raise
+                raise ConfigurationRefused(
+                    f"the environment at {self.env_url} refused this run's episode options: {message}"
+                ) from err
 
     def __call__(self, prompts: list[Any], completions: list[Any], **kwargs: Any) -> list[float | None]:
         """Scores a batch of completions; one float in [0, 1] or None per completion."""
@@ -77,6 +122,9 @@ class EnvironmentReward:
         replies = [(primers[i] or "") + completion_text(completions[i]) for i in range(n)]
         with ThreadPoolExecutor(max_workers=max(1, min(n, self.max_parallel))) as pool:
             results = list(pool.map(self._episode, replies, seeds, subjects))
+        refused = [error for _, error in results if error.startswith("refused: ")]
+        if refused:
+            raise ConfigurationRefused(f"the environment at {self.env_url} refused an episode: {refused[0][9:]}")
         rewards = []
         for i, (observation, error) in enumerate(results):
             rewards.append(observation.reward if observation is not None else None)
@@ -84,14 +132,37 @@ class EnvironmentReward:
                 self.log.add(*self._rollout(step, i, replies[i], seeds[i], subjects[i], observation, error))
         if self.log is not None:
             self.log.flush()
+        self._report_unscored(step, results)
         return rewards
+
+    def _report_unscored(self, step: int, results: list[tuple[WatercolourObservation | None, str]]) -> None:
+        """Logs an error when more than `max_unscored_share` of a step's rollouts went unscored."""
+        reasons: Counter[str] = Counter()
+        for observation, error in results:
+            if observation is None:
+                reasons[error.split(":", 1)[0] or "no answer"] += 1
+            elif observation.reward is None:
+                reasons[(observation.detail or observation.status.value)[:80]] += 1
+        unscored = sum(reasons.values())
+        if results and unscored / len(results) > self.max_unscored_share:
+            counted = "; ".join(f"{n} x {reason}" for reason, n in reasons.most_common())
+            log.error(
+                "step %d: %d of %d rollouts unscored (over %.0f%%), they train nothing: %s",
+                step, unscored, len(results), 100 * self.max_unscored_share, counted,
+            )  # fmt: skip
 
     def _episode(self, reply: str, seed: int, subject: str | None) -> tuple[WatercolourObservation | None, str]:
         """Runs reset and step on one socket; returns (observation, "") or (None, error)."""
         try:
             with WatercolourEnv(base_url=self.env_url, message_timeout_s=self.timeout_s).sync() as env:
                 options = {"weights": self.weights} if self.weights else {}
-                env.reset(seed=int(seed), subject=subject, return_image=self.log is not None, **options)
+                try:
+                    env.reset(seed=int(seed), subject=subject, return_image=self.log is not None, **options)
+                except RuntimeError as err:
+                    message = refusal(err)
+                    if message is not None:
+                        return None, f"refused: {message}"
+                    raise
                 sketch = extract_sketch(reply)
                 tokens = self.count_tokens(sketch) if self.count_tokens and sketch is not None else None
                 return env.step(WatercolourAction(reply=reply, sketch_tokens=tokens)).observation, ""

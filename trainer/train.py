@@ -44,6 +44,9 @@ class WatercolourArguments:
     lora_target_modules: str = field(default="all-linear", metadata={"help": "peft target_modules."})
     rollouts_dir: str | None = field(default=None, metadata={"help": "Rollouts folder; <output_dir>/rollouts."})
     episode_timeout_s: float = field(default=120.0, metadata={"help": "Seconds to wait for one episode."})
+    max_unscored_share: float = field(
+        default=0.25, metadata={"help": "Share of a step's rollouts that may go unscored before it logs an error."}
+    )
     env_reward_weights: str | None = field(
         default=None,
         metadata={
@@ -92,6 +95,14 @@ def main(argv: list[str] | None = None) -> None:
     parser = TrlParser((WatercolourArguments, GRPOConfig))
     args, config = parser.parse_args_and_config(args=argv)
     started = time.perf_counter()
+    reward = EnvironmentReward(
+        args.env_url,
+        config.num_generations,
+        timeout_s=args.episode_timeout_s,
+        weights=parse_reward_weights(args.env_reward_weights),
+        max_unscored_share=args.max_unscored_share,
+    )
+    reward.check_configuration(args.subject)  # a refused configuration stops here, before the model loads
     model, tokenizer = load_policy(args.model)
     if args.stop_at_closing_fence and stop_at_closing_fence(model, tokenizer):
         config.generation_kwargs = {
@@ -100,14 +111,8 @@ def main(argv: list[str] | None = None) -> None:
         }
     dataset = build_dataset(args, tokenizer)
     rollouts = RolloutLog(Path(args.rollouts_dir or Path(config.output_dir) / "rollouts"))
-    reward = EnvironmentReward(
-        args.env_url,
-        config.num_generations,
-        rollouts,
-        timeout_s=args.episode_timeout_s,
-        count_tokens=lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"]),
-        weights=parse_reward_weights(args.env_reward_weights),
-    )
+    reward.log = rollouts
+    reward.count_tokens = lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])
     peft_config = None
     if args.lora_r > 0:
         peft_config = LoraConfig(

@@ -124,7 +124,13 @@ def train(ctx: typer.Context) -> None:
         from watercolour_trainer.train import main as train_main
     except ImportError as err:
         raise typer.BadParameter(f"the trainer needs the `train` extra: pip install -e '.[train]' ({err})") from err
-    train_main(list(ctx.args))
+    from watercolour_env.errors import ConfigError
+
+    try:
+        train_main(list(ctx.args))
+    except ConfigError as err:  # a refused configuration: the server's message, not a traceback
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2) from err
 
 
 @pool_app.command("render")

@@ -2,7 +2,7 @@ import pytest
 
 from tests.conftest import example
 from watercolour_trainer.demo import free_port
-from watercolour_trainer.rewards import EnvironmentReward, completion_text
+from watercolour_trainer.rewards import ConfigurationRefused, EnvironmentReward, completion_text
 from watercolour_trainer.rollouts import RolloutLog
 
 
@@ -34,3 +34,24 @@ def test_a_server_that_does_not_answer_gives_none_not_zero(tmp_path):
     rewards = reward(prompts=["p"] * 2, completions=[example("trivial.js")] * 2, seed=[1, 1])
     assert rewards == [None, None]
     assert [r.status for r in reward.log.rollouts] == ["infra_error", "infra_error"]
+
+
+@pytest.mark.server
+@pytest.mark.browser
+def test_a_refused_configuration_stops_the_run_with_the_servers_message(server_url):
+    # the test server has no HPSv3 Space, so weighing it is a configuration the server refuses
+    reward = EnvironmentReward(server_url, num_generations=2, weights="hps-only")
+    with pytest.raises(ConfigurationRefused, match="hpsv3"):
+        reward.check_configuration("a peach hibiscus")
+    with pytest.raises(ConfigurationRefused, match="hpsv3"):
+        reward(prompts=["p"] * 2, completions=[example("trivial.js")] * 2, seed=[1, 1])
+
+
+def test_a_step_with_too_many_unscored_rollouts_logs_an_error_with_the_reasons_counted(tmp_path, caplog):
+    url = f"http://127.0.0.1:{free_port()}"
+    reward = EnvironmentReward(url, num_generations=4, timeout_s=5, max_unscored_share=0.25)
+    with caplog.at_level("ERROR", logger="watercolour_trainer.rewards"):
+        assert reward(prompts=["p"] * 4, completions=[example("trivial.js")] * 4, seed=[1] * 4) == [None] * 4
+    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert len(errors) == 1
+    assert "4 of 4 rollouts unscored (over 25%)" in errors[0] and "4 x ConnectionError" in errors[0]

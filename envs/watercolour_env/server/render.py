@@ -143,6 +143,13 @@ def check_png(data_url: object) -> tuple[bytes | None, str]:
     return png, ""
 
 
+def _count_nested(page, frame) -> None:  # noqa: ANN001
+    """Counts a frame attached below the sketch's frame (the host page's frame is the sketch's)."""
+    parent = frame.parent_frame
+    if parent is not None and parent != page.main_frame:
+        page.nested_frames += 1
+
+
 def _guard_violations(raw: object) -> list[tuple[str, str]]:
     """The guard's records as (violation, what), dropping anything malformed."""
     out = []
@@ -382,6 +389,10 @@ class Renderer:
         context = await self._browser.new_context(viewport={"width": CANVAS_PX, "height": CANVAS_PX})
         page = await context.new_page()
         page.on("dialog", lambda dialog: asyncio.ensure_future(dialog.dismiss()))
+        # A frame inside the sketch's frame is a fresh JavaScript realm, whose pristine WebGL
+        # methods would paint past the guard: counted here, where the sketch cannot reach.
+        page.nested_frames = 0  # type: ignore[attr-defined]
+        page.on("frameattached", lambda frame: _count_nested(page, frame))
         await self._vet_navigations(context, page)
         await page.goto(f"{self._library.host_origin}/host.html")
         page.generation = self._generation  # type: ignore[attr-defined]
@@ -421,6 +432,7 @@ class Renderer:
         started = time.perf_counter()
         page = await self._pages.get()
         url, nonce = self._library.add_frame(sketch, seed)
+        page.nested_frames = 0
         try:
             payload = await asyncio.wait_for(page.evaluate(RENDER_JS, [url, nonce]), timeout=deadline_s)
         except TimeoutError:
@@ -440,7 +452,11 @@ class Renderer:
             return self._result(RenderStatus.INFRA_ERROR, started, detail=message)
         if getattr(page, "generation", None) == self._generation:
             self._pages.put_nowait(page)
-        return self._decode(payload, started)
+        result = self._decode(payload, started)
+        if page.nested_frames and self.enforce:
+            realms = f"{page.nested_frames} frame(s) of its own: a fresh JavaScript realm"
+            result.violations.append(("tampering", realms))
+        return result
 
     def _decode(self, payload: dict, started: float) -> RenderResult:
         guard = payload.get("guard", "on")

@@ -270,6 +270,13 @@ function guard() {
     };
     defineProperty(C.prototype, "getContext", { value: getContext, writable: false, configurable: false });
   }
+  // A frame of the sketch's own is a fresh realm with pristine prototypes; the renderer also
+  // notices any such frame from outside the page (render.py), since window[0] reaches it too.
+  for (const C of [HTMLIFrameElement, HTMLObjectElement, HTMLEmbedElement, HTMLFrameElement]) {
+    for (const name of ["contentWindow", "contentDocument", "getSVGDocument"]) {
+      wrapProperty(C.prototype, name, "tampering", "a frame of its own", false);
+    }
+  }
   wrapProperty(HTMLCanvasElement.prototype, "transferControlToOffscreen", "direct_context", "transferControlToOffscreen", false);
 
   // ---- p5.brush: the ten methods are open, with plain arguments; the rest is closed ----
@@ -350,11 +357,13 @@ function guard() {
   // library sets a method on an instance (p5 sets gl.enable and gl.disable on its context), the
   // prototype's property becomes an accessor whose setter makes that own property, since frozen
   // data would refuse it; elsewhere data stays data, so hot calls keep their inline caches.
+  // The canvas prototypes (cold, and what the report relies on) record an attempt to replace them.
   const OVERRIDDEN = new Set(["enable", "disable"]);
+  const WATCHED = new Set([HTMLCanvasElement.prototype, OffscreenCanvas.prototype]);
   const tamedFreeze = (object) => {
     if (!object || Object.isFrozen(object)) return;
     for (const name of ownNames(object)) {
-      if (!OVERRIDDEN.has(name)) continue;
+      if (!OVERRIDDEN.has(name) && !WATCHED.has(object)) continue;
       const d = getDescriptor(object, name);
       if (!d.configurable || !("value" in d)) continue;
       const value = d.value;

@@ -1,0 +1,41 @@
+"""The red-team corpus through the real server: every hack is rejected, scored 0.0, and named.
+
+The gate's first pass catches many of them from the source; the rest the sandbox blocks while the
+sketch runs. The ones that have no effect at all (a frozen built-in, a forged report) are scored
+like the same sketch without the attempt.
+"""
+
+import base64
+import json
+
+import pytest
+
+from tests.conftest import REPO
+from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
+
+pytestmark = [pytest.mark.server, pytest.mark.browser]
+
+HACKS = REPO / "tests" / "fixtures" / "sketches" / "hacks"
+EXPECTED = json.loads((HACKS / "expected.json").read_text())
+
+
+def episode(url: str, reply: str):
+    with WatercolourEnv(base_url=url, message_timeout_s=60).sync() as env:
+        env.reset(seed=1, return_image=True)
+        return env.step(WatercolourAction(reply=reply))
+
+
+@pytest.mark.parametrize(("name", "expected"), sorted(EXPECTED.items()))
+def test_each_hack_gets_its_violation_through_the_server(server_url, name, expected):
+    source = (HACKS / name).read_text()
+    result = episode(server_url, source)
+    obs = result.observation
+    if expected["server"] == "scored_like_twin":
+        twin = episode(server_url, source.replace(expected["same_as_without"], "")).observation
+        assert obs.status is EpisodeStatus.SCORED and obs.violations == twin.violations == []
+        assert base64.b64decode(obs.image_png_b64) == base64.b64decode(twin.image_png_b64)
+        assert result.reward == twin.reward
+        return
+    assert obs.status is EpisodeStatus.REJECTED, (obs.violations, obs.detail)
+    assert result.reward == 0.0
+    assert expected["server"] in [v.value for v in obs.violations], (obs.violations, obs.detail)
