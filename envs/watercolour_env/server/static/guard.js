@@ -7,8 +7,10 @@
 // a wrapper reads the calling frame's script from V8's structured stack (Error.prepareStackTrace,
 // locked here so the sketch cannot replace it) and lets the call through only when it comes from
 // the libraries' own files. A bound function the sketch makes counts as the sketch's wherever it
-// is called from, so it cannot plant a preset call inside the library. Byte-identical pictures
-// with and without this file, and its cost, are recorded in docs/LOG.md.
+// is called from, so it cannot plant a preset call inside the library. Inside a trusted window
+// (a brush method, p5.brush's flush) the stack is not read, which is sound because nothing the
+// library reads there is in the sketch's reach or unfrozen. Design, and why each piece is there:
+// docs/decisions/0001-run-time-allowlist.md; its cost and the byte-identity checks: docs/LOG.md.
 (function () {
   "use strict";
   try {
