@@ -21,6 +21,15 @@ pytestmark = pytest.mark.browser
 FIXTURES = REPO / "tests" / "fixtures" / "sketches"
 HACKS = json.loads((FIXTURES / "hacks" / "expected.json").read_text())
 SHAPES = FIXTURES / "shapes"
+# What a hack marked "same_as_baseline" must paint: its own brush call and nothing else.
+BASELINE = """function setup() { createCanvas(600, 600, WEBGL); angleMode(DEGREES); noLoop(); }
+function draw() {
+  translate(-width / 2, -height / 2);
+  background(250, 246, 238);
+  brush.noStroke();
+  brush.fill("#d94f70", 120);
+  brush.circle(300, 300, 60);
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +46,9 @@ def test_the_sandbox_blocks_each_hack_on_its_own(renderer, name, expected):
     if expected["sandbox"] == "sketch_error":
         # the way in does not exist here: the sketch throws before it can paint
         assert result.status is RenderStatus.SKETCH_ERROR and not kinds, (result.js_errors, kinds)
+    elif expected["sandbox"] == "same_as_baseline":
+        baseline = renderer.render(BASELINE, seed=1)
+        assert result.status is RenderStatus.OK and not kinds and result.png == baseline.png
     elif expected["sandbox"] == "contained":
         # no effect at all: the same picture as the sketch without the attempt
         twin = renderer.render(source.replace(expected["same_as_without"], ""), seed=1)

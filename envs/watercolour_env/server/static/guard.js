@@ -78,15 +78,16 @@ function guard() {
   // own flush at the end of setup and of each frame) no sketch code can run: everything the
   // library reads there is out of the sketch's reach or frozen (below), so the stack is not read.
   let trusted = 0;
+  let instance = null; // p5's, from its presetup hook on
   function inTrusted(fn, self, args) {
     trusted++;
     try { return apply(fn, self, args); } finally { trusted--; }
   }
 
   /** A wrapper that runs `fn` for the libraries and blocks and records it for the sketch. */
-  function guarded(fn, kind, name, taskEntry) {
+  function guarded(fn, kind, name, taskEntry, always) {
     const wrapper = function () {
-      if (trusted > 0) return new.target ? construct(fn, arguments, new.target) : apply(fn, this, arguments);
+      if (trusted > 0 && !always) return new.target ? construct(fn, arguments, new.target) : apply(fn, this, arguments);
       const who = callerOf(wrapper);
       if (who === LIBRARY || (who === NONE && taskEntry)) {
         return new.target ? construct(fn, arguments, new.target) : apply(fn, this, arguments);
@@ -158,7 +159,6 @@ function guard() {
   }
 
   const proto = p5.prototype;
-  const colors = new WeakSet();
   for (const name of ownNames(proto)) {
     if (name === "constructor" || SKETCH_OK.has(name)) continue;
     wrapProperty(proto, name, kindOf(name), name, taskEntry(name));
@@ -188,35 +188,48 @@ function guard() {
 
   // ---- the sketch-facing entries that stay open, with their arguments checked ----
   const isPrimitive = (v) => v === null || (typeof v !== "object" && typeof v !== "function");
-  const plainArguments = (args) => {
-    for (let i = 0; i < args.length; i++) if (!isPrimitive(args[i]) && !apply(weakHas, colors, [args[i]])) return false;
-    return true;
-  };
-  // The arguments a trusted window sees: primitives, and colours p5 makes afresh from the
-  // sketch's (a colour the sketch holds may carry getters of its own; they run here, untrusted).
-  const freshArguments = (args) => {
+  const isArray = Array.isArray;
+  // A colour or a list of numbers is taken apart here, outside any trusted window, so getters or
+  // traps of the sketch's run (and are checked) now; the library gets primitives and a colour
+  // p5 makes afresh from the same sRGB floats (JavaScript's number text is exact both ways).
+  const colorProto = p5.Color.prototype;
+  const rgbaOf = getDescriptor(colorProto, "_array").get;
+  const getPrototypeOf = Object.getPrototypeOf;
+  function plainArguments(args) {
     const out = [];
     for (let i = 0; i < args.length; i++) {
-      out[i] = isPrimitive(args[i]) ? args[i] : apply(nativeColor, instance, [args[i]]);
+      const value = args[i];
+      if (isPrimitive(value)) {
+        out[i] = value;
+      } else if (isArray(value)) {
+        const copy = [];
+        for (let j = 0; j < value.length; j++) {
+          if (!isPrimitive(value[j])) return null;
+          copy[j] = value[j];
+        }
+        out[i] = copy;
+      } else if (getPrototypeOf(value) === colorProto && instance) {
+        const rgba = apply(rgbaOf, value, []);
+        const text = "color(srgb " + +rgba[0] + " " + +rgba[1] + " " + +rgba[2] + " / " + +rgba[3] + ")";
+        out[i] = apply(nativeColor, instance, [text]);
+      } else {
+        return null;
+      }
     }
     return out;
-  };
+  }
   const nativeColor = proto.color;
-  proto.color = function color() {
-    const made = apply(nativeColor, this, arguments);
-    if (made && typeof made === "object") apply(weakAdd, colors, [made]);
-    return made;
-  };
   const nativeBackground = proto.background;
   proto.background = function background() {
-    if (!plainArguments(arguments)) return record("image_or_pixels", "background"), undefined;
-    return inTrusted(nativeBackground, this, freshArguments(arguments));
+    const args = plainArguments(arguments);
+    if (args === null) return record("image_or_pixels", "background"), undefined;
+    inTrusted(nativeBackground, this, args);
   };
   let mainCanvas = null;
   let creatingCanvas = 0;
   const nativeCreateCanvas = proto.createCanvas;
   proto.createCanvas = function createCanvas() {
-    if (arguments.length > 3 || !plainArguments(arguments)) return record("canvas_change", "createCanvas"), undefined;
+    if (arguments.length > 3 || plainArguments(arguments) === null) return record("canvas_change", "createCanvas"), undefined;
     creatingCanvas++;
     try {
       const made = apply(nativeCreateCanvas, this, arguments);
@@ -254,8 +267,8 @@ function guard() {
     let stored;
     defineProperty(canvas, "drawingContext", {
       configurable: false,
-      get: guarded(function () { return stored; }, "direct_context", "drawingContext", false),
-      set: guarded(function (value) { stored = value; }, "tampering", "drawingContext", false),
+      get: guarded(function () { return stored; }, "direct_context", "drawingContext", false, true),
+      set: guarded(function (value) { stored = value; }, "tampering", "drawingContext", false, true),
     });
   };
   for (const C of [HTMLCanvasElement, OffscreenCanvas]) {
@@ -291,9 +304,11 @@ function guard() {
     const fn = brushApi[name];
     if (typeof fn !== "function") continue;
     if (ALLOWED.has(name)) {
+      // returns nothing: what p5.brush returns (its Plot and Polygon objects) is its own
       facade[name] = function () {
-        if (!plainArguments(arguments)) return record("brush_argument", "brush." + name), undefined;
-        return inTrusted(fn, undefined, freshArguments(arguments));
+        const args = plainArguments(arguments);
+        if (args === null) return record("brush_argument", "brush." + name), undefined;
+        inTrusted(fn, undefined, args);
       };
     } else {
       facade[name] = guarded(fn, "brush_method_not_allowed", "brush." + name, false);
@@ -318,12 +333,37 @@ function guard() {
   defineProperty(Function.prototype, "bind", { value: bind, writable: false, configurable: false });
 
   // ---- after p5 builds its instance: its global getters, and no way back to it ----
-  let instance = null;
+  // p5's global mode puts each p5 function on the window, bound to the instance. Only the sketch
+  // calls these (p5 calls its own methods), so a closed one is closed whoever ends up calling it
+  // (a `toString` the sketch set to `rect`, run by a built-in); an open one hands back only what
+  // is the sketch's to have (numbers, strings, colours, vectors), never the renderer or p5.
+  const vectorProto = p5.Vector.prototype;
+  const theSketchs = (v) => isPrimitive(v) || isArray(v) || getPrototypeOf(v) === colorProto || getPrototypeOf(v) === vectorProto;
+  function closedGlobal(kind, name) {
+    return function () { record(kind, name); };
+  }
+  function openGlobal(bound) {
+    return function () {
+      const out = new.target ? undefined : apply(bound, undefined, arguments);
+      return theSketchs(out) ? out : undefined;
+    };
+  }
   p5.registerAddon(function (_p5, _fn, lifecycles) {
     lifecycles.presetup = function () {
       instance = this;
-      for (const name of ["drawingContext", "pixels"]) {
-        defineProperty(window, name, { get: guarded(() => this[name], kindOf(name), name, false), configurable: false });
+      for (const name of ownNames(window)) {
+        const d = getDescriptor(window, name);
+        if (!d.configurable || !(name in proto) || name === "constructor") continue;
+        if (d.get && (name === "drawingContext" || name === "pixels")) {
+          defineProperty(window, name, { get: closedGlobal(kindOf(name), name), configurable: false });
+        } else if (typeof d.value === "function") {
+          const value = SKETCH_OK.has(name) ? openGlobal(d.value) : closedGlobal(kindOf(name), name);
+          defineProperty(window, name, { value: value, writable: true, enumerable: true, configurable: true });
+        }
+      }
+      // p5 has set up its colours (its own presetup decorates Color.prototype): now they are fixed
+      for (const object of [colorProto, vectorProto, p5Class.Matrix && p5Class.Matrix.prototype, p5Class.Quat && p5Class.Quat.prototype]) {
+        tamedFreeze(object, true);
       }
     };
   });
@@ -345,15 +385,29 @@ function guard() {
   // ---- what the libraries read cannot be changed under them ----
   // The page's own globals: names do not move (no getter of the sketch's where the library reads
   // `performance` or `OffscreenCanvas`), and constructors and namespaces keep their value.
+  // Only names the libraries may read: constructors, namespaces, JavaScript's global functions and
+  // a few of the window's own (`let name` or `function stop()` in a sketch must still work: a
+  // non-configurable global would make them a SyntaxError).
   const P5_NAMES = new Set(ownNames(p5Class.prototype));
   const STORAGE = new Set(["localStorage", "sessionStorage", "indexedDB", "caches", "cookieStore", "__watercolourGuard"]);
+  const READ_BY_LIBRARIES = new Set((
+    "self window globalThis performance devicePixelRatio navigator screen innerWidth innerHeight crypto console " +
+    "parseInt parseFloat isNaN isFinite decodeURI decodeURIComponent encodeURI encodeURIComponent escape unescape " +
+    "Math JSON Reflect Atomics Intl CSS WebAssembly requestAnimationFrame cancelAnimationFrame setTimeout " +
+    "clearTimeout queueMicrotask getComputedStyle"
+  ).split(" "));
   for (const name of ownNames(window)) {
     if (P5_NAMES.has(name) || STORAGE.has(name) || name === "p5" || name === "brush") continue;
     const d = getDescriptor(window, name);
-    if (!d.configurable) continue;
+    const isConstructor = typeof d.value === "function" && !!d.value.prototype && /^[A-Z]/.test(name);
+    if (!d.configurable || !(isConstructor || READ_BY_LIBRARIES.has(name))) continue;
     d.configurable = false;
-    if ("value" in d && d.value && (typeof d.value === "function" || typeof d.value === "object")) d.writable = false;
+    if ("value" in d) d.writable = false;
     try { defineProperty(window, name, d); } catch (e) { /* a property the page keeps for itself */ }
+  }
+  // A second copy of p5.brush loaded by the sketch would hand its exports to these names.
+  for (const name of ["exports", "module", "define", "require"]) {
+    if (!(name in window)) defineProperty(window, name, { value: undefined, writable: false, configurable: false });
   }
   // Every built-in prototype, the JavaScript ones and the page's interfaces, is frozen. Where a
   // library sets a method on an instance (p5 sets gl.enable and gl.disable on its context), the
@@ -362,10 +416,10 @@ function guard() {
   // The canvas prototypes (cold, and what the report relies on) record an attempt to replace them.
   const OVERRIDDEN = new Set(["enable", "disable"]);
   const WATCHED = new Set([HTMLCanvasElement.prototype, OffscreenCanvas.prototype]);
-  const tamedFreeze = (object) => {
+  function tamedFreeze(object, everything) {
     if (!object || Object.isFrozen(object)) return;
     for (const name of ownNames(object)) {
-      if (!OVERRIDDEN.has(name) && !WATCHED.has(object)) continue;
+      if (!everything && !OVERRIDDEN.has(name) && !WATCHED.has(object)) continue;
       const d = getDescriptor(object, name);
       if (!d.configurable || !("value" in d)) continue;
       const value = d.value;
@@ -378,7 +432,7 @@ function guard() {
       });
     }
     freeze(object);
-  };
+  }
   const p5Prototypes = new Set([p5Class.prototype]);
   for (const name of ownNames(p5Class)) if (p5Class[name] && p5Class[name].prototype) p5Prototypes.add(p5Class[name].prototype);
   const hidden = [
