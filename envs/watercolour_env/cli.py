@@ -62,6 +62,7 @@ def render(
         "elapsed_ms": round(result.elapsed_ms, 1),
         "finished": result.finished,
         "js_errors": result.js_errors,
+        "blocked": [f"{name} ({what})" for name, what in result.violations],
         "renderer": result.renderer,
         "output": str(out) if result.png else None,
         "detail": result.detail,

@@ -20,6 +20,11 @@ relaunched and its renders count as infrastructure failures.
 Navigations are vetted over CDP: a document request other than the host page or a frame page
 of the library server (a sketch sending its frame to another loopback port, say) fails before
 it is made, and the render reports that the sketch navigated away.
+The allowlist runs inside the frame (static/guard.js, docs/decisions/0001-run-time-allowlist.md):
+every way to paint but the ten brush methods is blocked and named in `RenderResult.violations`;
+the picture is read from p5's canvas with the browser's own toDataURL and its PNG header checked
+here before decoding; a frame the sketch attaches inside its own (a fresh JavaScript realm) is
+counted from outside the page. A render whose guard did not load is an infrastructure failure.
 What it does not cover: CPU use within the deadline is not limited;
 Chromium runs with `--no-sandbox` (the usual setting as root in a container), so the process
 sandbox is the container's.
