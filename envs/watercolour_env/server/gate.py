@@ -2,9 +2,10 @@
 
 Source checks read the syntax tree (`sketch.inspect_sketch`) before the browser, so a rejected
 reply costs no render time; they are the fast first pass, and what the sandbox blocked while the
-sketch ran (`RenderResult.violations`, static/guard.js) is what decides; the render checks (a sketch error, a timeout, a blank canvas) run on
-the result. A crash of the browser itself is the infrastructure's failure, reported apart from
-the sketch's: its reward is None, while a reply that fails the gate still gets a number.
+sketch ran (`RenderResult.violations`, static/guard.js) is what decides. The render checks (a
+sketch error, a timeout, a blank canvas) run on the result. A crash of the browser itself is the
+infrastructure's failure, reported apart from the sketch's: its reward is None, while a reply
+that fails the gate still gets a number.
 """
 
 from __future__ import annotations

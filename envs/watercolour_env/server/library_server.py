@@ -19,10 +19,11 @@ log = logging.getLogger(__name__)
 STATIC_DIR = Path(__file__).parent / "static"
 DEFAULT_JS_DIR = Path(__file__).parent / "js" / "node_modules"
 
-# Fetch, XHR, WebSocket, EventSource, workers, nested frames and foreign images stay off; the
-# sketch can only run inline on what this server gives it.
+# Fetch, XHR, WebSocket, EventSource, workers, nested frames and foreign images stay off. Scripts
+# come from this server, or inline with the frame's one-time nonce (only the arm script has it, and
+# it removes itself): a script, event-handler attribute or javascript: URL the sketch adds never runs.
 FRAME_CSP = (
-    "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'; "
+    "default-src 'none'; script-src 'self' 'nonce-{script_nonce}'; style-src 'unsafe-inline'; "
     "img-src 'self' data: blob:; connect-src 'none'; worker-src 'none'; frame-src 'none'; "
     "object-src 'none'; media-src 'none'; font-src 'none'; base-uri 'none'; form-action 'none'"
 )
@@ -37,7 +38,7 @@ FRAME_TEMPLATE = """<!doctype html><html><head><meta charset="utf-8">
 <script crossorigin="anonymous" src="/lib/p5.min.js"></script>
 <script crossorigin="anonymous" src="/lib/p5.brush.js"></script>
 {guard}<script crossorigin="anonymous" src="/lib/harness.js"></script>
-<script>__watercolourArm("{nonce}"); document.currentScript.remove();</script>
+<script nonce="{script_nonce}">__watercolourArm("{nonce}"); document.currentScript.remove();</script>
 <script crossorigin="anonymous" src="/sketch/{token}.js"></script>
 </head><body></body></html>"""
 
@@ -144,13 +145,15 @@ class LibraryServer:
                         self._send(404, "text/plain", b"gone")
                         return
                     seed = query.removeprefix("seed=") if query.startswith("seed=") else "1"
+                    script_nonce = secrets.token_hex(12)
                     body = FRAME_TEMPLATE.format(
                         seed=int(seed) if seed.isdigit() else 1,
                         token=token,
                         nonce=nonce,
                         guard=GUARD_TAG if server.enforce else "",
+                        script_nonce=script_nonce,
                     )
-                    self._send(200, "text/html", body.encode(), csp=True)
+                    self._send(200, "text/html", body.encode(), csp=FRAME_CSP.format(script_nonce=script_nonce))
                 elif path.startswith("/sketch/") and path.endswith(".js"):
                     sketch = server._take_sketch(path[len("/sketch/") : -3])
                     if sketch is None:
@@ -160,7 +163,7 @@ class LibraryServer:
                 else:
                     self._send(404, "text/plain", b"not found")
 
-            def _send(self, code: int, kind: str, body: bytes, immutable: bool = False, csp: bool = False) -> None:
+            def _send(self, code: int, kind: str, body: bytes, immutable: bool = False, csp: str = "") -> None:
                 self.send_response(code)
                 self.send_header("Content-Type", f"{kind}; charset=utf-8")
                 self.send_header("Content-Length", str(len(body)))
@@ -169,7 +172,7 @@ class LibraryServer:
                 # The sandboxed frame has an opaque origin; CORS keeps its errors unmuted.
                 self.send_header("Access-Control-Allow-Origin", "*")
                 if csp:
-                    self.send_header("Content-Security-Policy", FRAME_CSP)
+                    self.send_header("Content-Security-Policy", csp)
                 self.end_headers()
                 self.wfile.write(body)
 

@@ -87,6 +87,17 @@ def test_every_starter_pool_painting_renders_byte_identical_to_its_stored_refere
     assert [o for o in outcomes if not o[1] or o[2]] == []
 
 
+VALID = sorted((FIXTURES / "valid").glob("*.js"))
+
+
+@pytest.mark.parametrize("path", VALID, ids=[p.name for p in VALID])
+def test_a_valid_sketch_the_red_team_found_rejected_now_renders_as_without_the_sandbox(renderer, unguarded, path):
+    # lerpColor, paletteLerp and array colours, `let name`, `class Text`, p5.Vector.fromAngle, ...
+    on, off = renderer.render(path.read_text(), seed=1), unguarded.render(path.read_text(), seed=1)
+    assert off.status is RenderStatus.OK, off.js_errors
+    assert (on.status, on.png, on.violations, on.js_errors) == (off.status, off.png, [], [])
+
+
 @pytest.mark.parametrize("name", ["trivial.js", "hibiscus.js", "rich.js", "throws_in_draw.js", "paints_nothing.js"])
 def test_an_example_renders_the_same_bytes_with_the_sandbox_on_and_off(renderer, unguarded, name):
     source = (EXAMPLES / name).read_text()

@@ -61,7 +61,12 @@ function guard() {
     wanted = null;
     for (let i = 0; i < sites.length; i++) {
       const file = sites[i].getFileName();
-      if (!file) continue; // a built-in (Array.forEach, Promise.then, ...): look further down
+      if (!file) {
+        // a built-in (Array.forEach, Promise.then, ...) has no position: look further down; code
+        // without a file but with a line (a javascript: URL, eval) is the sketch's
+        if (sites[i].getLineNumber() === null && !sites[i].isEval()) continue;
+        return SKETCH;
+      }
       if (file === GUARD_URL) return sites[i].getFunctionName() === "sketchBound" ? SKETCH : LIBRARY;
       return apply(setHas, LIBRARY_FILES, [file]) ? LIBRARY : SKETCH;
     }
@@ -195,6 +200,17 @@ function guard() {
   const colorProto = p5.Color.prototype;
   const rgbaOf = getDescriptor(colorProto, "_array").get;
   const getPrototypeOf = Object.getPrototypeOf;
+  // A colour's colour.js object (and through it colour.js's shared, mutable spaces, which the
+  // library reads inside trusted windows) is p5's business only: `_color` and the field behind
+  // it, `_cachedColor`, answer the libraries and no one else.
+  const colourStore = new WeakMap();
+  const storeGet = WeakMap.prototype.get, storeSet = WeakMap.prototype.set;
+  defineProperty(colorProto, "_cachedColor", {
+    configurable: false,
+    get: guarded(function () { return apply(storeGet, colourStore, [this]); }, "p5_not_allowed", "colour internals", false),
+    set: guarded(function (v) { apply(storeSet, colourStore, [this, v]); }, "p5_not_allowed", "colour internals", false),
+  });
+  wrapProperty(colorProto, "_color", "p5_not_allowed", "colour internals", false);
   function plainArguments(args) {
     const out = [];
     for (let i = 0; i < args.length; i++) {
@@ -311,7 +327,8 @@ function guard() {
         inTrusted(fn, undefined, args);
       };
     } else {
-      facade[name] = guarded(fn, "brush_method_not_allowed", "brush." + name, false);
+      // closed whoever ends up calling it (p5's Vector.lerp calls this.lerp: a deputy)
+      facade[name] = closedGlobal("brush_method_not_allowed", "brush." + name);
     }
   }
   freeze(facade);
@@ -361,10 +378,11 @@ function guard() {
           defineProperty(window, name, { value: value, writable: true, enumerable: true, configurable: true });
         }
       }
-      // p5 has set up its colours (its own presetup decorates Color.prototype): now they are fixed
-      for (const object of [colorProto, vectorProto, p5Class.Matrix && p5Class.Matrix.prototype, p5Class.Quat && p5Class.Quat.prototype]) {
-        tamedFreeze(object, true);
-      }
+      // p5 has set up its colours (its own presetup decorates Color.prototype): now everything a
+      // colour or a vector leads to is fixed, colour.js's shared spaces and p5.Color's statics
+      // (colorMap) included, so no getter of the sketch's runs where the library reads them
+      deepFreeze([colorProto, vectorProto, p5Class.Matrix && p5Class.Matrix.prototype,
+        p5Class.Quat && p5Class.Quat.prototype, colorProto.constructor, vectorProto.constructor], 1);
     };
   });
   // p5.brush registered its addon last before this file: its postsetup and postdraw hooks, the
@@ -390,17 +408,23 @@ function guard() {
   // non-configurable global would make them a SyntaxError).
   const P5_NAMES = new Set(ownNames(p5Class.prototype));
   const STORAGE = new Set(["localStorage", "sessionStorage", "indexedDB", "caches", "cookieStore", "__watercolourGuard"]);
+  // JavaScript's constructors and the page's the libraries draw with; a top-level `class Blob`
+  // or `let screen` in a sketch stays legal (the second red-team pass's false positives).
   const READ_BY_LIBRARIES = new Set((
-    "self window globalThis performance devicePixelRatio navigator screen innerWidth innerHeight crypto console " +
-    "parseInt parseFloat isNaN isFinite decodeURI decodeURIComponent encodeURI encodeURIComponent escape unescape " +
-    "Math JSON Reflect Atomics Intl CSS WebAssembly requestAnimationFrame cancelAnimationFrame setTimeout " +
-    "clearTimeout queueMicrotask getComputedStyle"
+    "self window globalThis console parseInt parseFloat isNaN isFinite decodeURI decodeURIComponent encodeURI " +
+    "encodeURIComponent escape unescape Math JSON Reflect Atomics Intl Object Function Array Number Boolean String " +
+    "Symbol Date Promise RegExp Error AggregateError EvalError RangeError ReferenceError SyntaxError TypeError " +
+    "URIError ArrayBuffer SharedArrayBuffer Uint8Array Int8Array Uint16Array Int16Array Uint32Array Int32Array " +
+    "Uint8ClampedArray Float16Array Float32Array Float64Array BigInt64Array BigUint64Array DataView Map Set WeakMap " +
+    "WeakSet WeakRef FinalizationRegistry BigInt Proxy Iterator Image Path2D OffscreenCanvas " +
+    "OffscreenCanvasRenderingContext2D CanvasRenderingContext2D WebGL2RenderingContext WebGLRenderingContext Node " +
+    "Element HTMLElement HTMLCanvasElement ImageData ImageBitmap DOMMatrix DOMMatrixReadOnly DOMPoint DOMException " +
+    "Event FontFace URL TextEncoder TextDecoder AbortController Document Window"
   ).split(" "));
   for (const name of ownNames(window)) {
     if (P5_NAMES.has(name) || STORAGE.has(name) || name === "p5" || name === "brush") continue;
     const d = getDescriptor(window, name);
-    const isConstructor = typeof d.value === "function" && !!d.value.prototype && /^[A-Z]/.test(name);
-    if (!d.configurable || !(isConstructor || READ_BY_LIBRARIES.has(name))) continue;
+    if (!d.configurable || !READ_BY_LIBRARIES.has(name)) continue;
     d.configurable = false;
     if ("value" in d) d.writable = false;
     try { defineProperty(window, name, d); } catch (e) { /* a property the page keeps for itself */ }
@@ -416,6 +440,28 @@ function guard() {
   // The canvas prototypes (cold, and what the report relies on) record an attempt to replace them.
   const OVERRIDDEN = new Set(["enable", "disable"]);
   const WATCHED = new Set([HTMLCanvasElement.prototype, OffscreenCanvas.prototype]);
+  function deepFreeze(roots, depth) {
+    let level = roots.filter(Boolean);
+    const seen = new WeakSet();
+    for (let d = 0; d <= depth && level.length; d++) {
+      const next = [];
+      for (const object of level) {
+        if (apply(weakHas, seen, [object]) || object === window || object instanceof Node) continue;
+        apply(weakAdd, seen, [object]);
+        for (const key of Reflect.ownKeys(object)) {
+          const desc = getDescriptor(object, key);
+          if (desc && "value" in desc && desc.value && (typeof desc.value === "object" || typeof desc.value === "function")) {
+            next.push(desc.value);
+          }
+        }
+        const parent = Object.getPrototypeOf(object);
+        if (parent) next.push(parent);
+        if (typeof object === "function" && object.prototype) next.push(object.prototype);
+        tamedFreeze(object, true);
+      }
+      level = next;
+    }
+  }
   function tamedFreeze(object, everything) {
     if (!object || Object.isFrozen(object)) return;
     for (const name of ownNames(object)) {
@@ -461,6 +507,7 @@ function guard() {
   const canvasHeight = getDescriptor(HTMLCanvasElement.prototype, "height").get;
   window.__watercolourGuard = freeze({
     violations: () => found.slice(),
+    sketchP5: freeze({ Vector: vectorProto.constructor }),
     fromSketch: (fn) => callerOf(fn) !== LIBRARY,
     record: record,
     picture: () => {

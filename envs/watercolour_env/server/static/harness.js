@@ -81,6 +81,7 @@
   if (guard && !guardFailure) {
     // p5 itself adds to `remove` when it builds the instance.
     ["presetup", "postsetup", "predraw", "postdraw"].forEach((name) => Object.freeze(p5.lifecycleHooks[name]));
-    Object.defineProperty(window, "p5", { value: undefined, writable: false });
+    // the sketch's `p5` has only the vector class (p5.Vector.fromAngle); p5 itself stays out of reach
+    Object.defineProperty(window, "p5", { value: guard.sketchP5, writable: false });
   }
 })();
