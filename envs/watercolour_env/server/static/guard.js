@@ -37,7 +37,7 @@ function guard() {
   const GUARD_URL = document.currentScript.src;
   const LIB_BASE = GUARD_URL.slice(0, GUARD_URL.lastIndexOf("/") + 1);
   const LIBRARY_FILES = new Set(["p5.min.js", "p5.brush.js", "seed.js", "harness.js", "guard.js"].map((n) => LIB_BASE + n));
-  const STACK_FRAMES = 12;
+  const STACK_FRAMES = 6; // the deciding frame is the first or second; more only costs time
   const LIBRARY = 0, SKETCH = 1, NONE = 2;
 
   // The structured stack, for our own captures only; everyone else gets V8's usual text.
@@ -127,7 +127,7 @@ function guard() {
     "floor ceil round min max exp log fract sin cos tan asin acos atan atan2 degrees radians color lerpColor " +
     "paletteLerp red green blue alpha hue saturation brightness lightness colorMode createVector fill noFill stroke " +
     "noStroke strokeWeight strokeCap strokeJoin ellipseMode rectMode print int float str boolean byte char unchar hex " +
-    "unhex nf nfc nfp nfs splitTokens shuffle"
+    "unhex nf nfc nfp nfs splitTokens shuffle _toRadians _fromRadians _toDegrees _fromDegrees"
   ).split(" "));
   // p5.brush wraps these four on p5.prototype; its wrappers call p5's own.
   const PRIMITIVES = new Set((
@@ -347,7 +347,13 @@ function guard() {
       return new.target ? construct(target, all) : apply(target, thisArg, all);
     };
   };
-  defineProperty(Function.prototype, "bind", { value: bind, writable: false, configurable: false });
+  // In place from p5's presetup on: the 462 binds p5 makes while it builds its instance would each
+  // read the stack, and before then the sketch has nothing of p5's to bind.
+  let activeBind = nativeBind;
+  defineProperty(Function.prototype, "bind", {
+    get: () => activeBind, set: () => record("tampering", "Function.prototype.bind"), configurable: false,
+  });
+  const installBind = () => { activeBind = bind; };
 
   // ---- after p5 builds its instance: its global getters, and no way back to it ----
   // p5's global mode puts each p5 function on the window, bound to the instance. Only the sketch
@@ -368,6 +374,7 @@ function guard() {
   p5.registerAddon(function (_p5, _fn, lifecycles) {
     lifecycles.presetup = function () {
       instance = this;
+      installBind();
       for (const name of ownNames(window)) {
         const d = getDescriptor(window, name);
         if (!d.configurable || !(name in proto) || name === "constructor") continue;
