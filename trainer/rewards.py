@@ -101,15 +101,24 @@ class EnvironmentReward:
             ConnectionError, RuntimeError, TimeoutError: the server could not be reached or failed.
         """
         with WatercolourEnv(base_url=self.env_url, message_timeout_s=self.timeout_s).sync() as env:
-            try:
-                env.reset(seed=0, subject=subject, **({"weights": self.weights} if self.weights else {}))
-            except RuntimeError as err:
-                message = refusal(err)
-                if message is None:
-                    raise
-                raise ConfigurationRefused(
-                    f"the environment at {self.env_url} refused this run's episode options: {message}"
-                ) from err
+            self._reset(env, seed=0, subject=subject)
+
+    def _reset(self, env: Any, seed: int, subject: str | None, return_image: bool = False) -> None:
+        """Resets with this run's options; a refusal of them becomes `ConfigurationRefused`."""
+        try:
+            env.reset(
+                seed=seed,
+                subject=subject,
+                return_image=return_image,
+                **({"weights": self.weights} if self.weights else {}),
+            )
+        except RuntimeError as err:
+            message = refusal(err)
+            if message is None:
+                raise
+            raise ConfigurationRefused(
+                f"the environment at {self.env_url} refused this run's episode options: {message}"
+            ) from err
 
     def __call__(self, prompts: list[Any], completions: list[Any], **kwargs: Any) -> list[float | None]:
         """Scores a batch of completions; one float in [0, 1] or None per completion."""
@@ -124,7 +133,7 @@ class EnvironmentReward:
             results = list(pool.map(self._episode, replies, seeds, subjects))
         refused = [error for _, error in results if error.startswith("refused: ")]
         if refused:
-            raise ConfigurationRefused(f"the environment at {self.env_url} refused an episode: {refused[0][9:]}")
+            raise ConfigurationRefused(refused[0].removeprefix("refused: "))
         rewards = []
         for i, (observation, error) in enumerate(results):
             rewards.append(observation.reward if observation is not None else None)
@@ -155,17 +164,12 @@ class EnvironmentReward:
         """Runs reset and step on one socket; returns (observation, "") or (None, error)."""
         try:
             with WatercolourEnv(base_url=self.env_url, message_timeout_s=self.timeout_s).sync() as env:
-                options = {"weights": self.weights} if self.weights else {}
-                try:
-                    env.reset(seed=int(seed), subject=subject, return_image=self.log is not None, **options)
-                except RuntimeError as err:
-                    message = refusal(err)
-                    if message is not None:
-                        return None, f"refused: {message}"
-                    raise
+                self._reset(env, int(seed), subject, return_image=self.log is not None)
                 sketch = extract_sketch(reply)
                 tokens = self.count_tokens(sketch) if self.count_tokens and sketch is not None else None
                 return env.step(WatercolourAction(reply=reply, sketch_tokens=tokens)).observation, ""
+        except ConfigurationRefused as err:
+            return None, f"refused: {err}"
         except Exception as err:  # noqa: BLE001 (any failure to finish an episode is the infrastructure's)
             log.warning("episode not scored: %s: %s", type(err).__name__, err)
             return None, f"{type(err).__name__}: {err}"

@@ -89,6 +89,7 @@ function guard() {
     try { return apply(fn, self, args); } finally { trusted--; }
   }
 
+  const wrappers = new WeakSet();
   /** A wrapper that runs `fn` for the libraries and blocks and records it for the sketch. */
   function guarded(fn, kind, name, taskEntry, always) {
     const wrapper = function () {
@@ -102,6 +103,7 @@ function guard() {
     };
     if (fn.prototype) wrapper.prototype = fn.prototype;
     defineProperty(wrapper, "name", { value: fn.name });
+    apply(weakAdd, wrappers, [wrapper]);
     return wrapper;
   }
 
@@ -260,22 +262,12 @@ function guard() {
   };
   // p5 keeps some functions on the instances themselves, e.g. its own gl.enable and gl.disable
   // that call WebGL's: from the sketch they are as closed as what they call.
-  const guardedValues = new WeakSet();
   function guardOwnFunctions(object, kind, prefix) {
     for (const name of ownNames(object)) {
-      const d = getDescriptor(object, name);
-      if (!d.configurable || typeof d.value !== "function" || apply(weakHas, guardedValues, [d.value])) continue;
-      d.value = guarded(d.value, kind, prefix + name, taskEntry(name));
-      apply(weakAdd, guardedValues, [d.value]);
-      defineProperty(object, name, d);
-    }
-  }
-
-  // ---- contexts: every method of WebGL, and every way to get a 2D or WebGL context ----
-  for (const gl of [WebGL2RenderingContext.prototype, WebGLRenderingContext.prototype]) {
-    for (const name of ownNames(gl)) {
-      if (name !== "constructor" && typeof getDescriptor(gl, name).value === "function") {
-        wrapProperty(gl, name, "direct_context", "gl." + name, false);
+      const value = getDescriptor(object, name).value;
+      // createCanvas runs twice (p5's default canvas, then the sketch's): wrap each function once
+      if (typeof value === "function" && !apply(weakHas, wrappers, [value])) {
+        wrapProperty(object, name, kind, prefix + name, taskEntry(name));
       }
     }
   }
