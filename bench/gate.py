@@ -64,8 +64,16 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def enforcement_cost(reps: int) -> None:
-    """Render ms with the guard off and on, interleaved, per sketch; and whether the PNGs match."""
-    print(f"\n{'sketch':<9} {'guard off ms':>22} {'guard on ms':>22} {'on/off':>7}  same PNG")
+    """Render ms with the guard off and on, interleaved, per sketch; and whether the PNGs match.
+
+    Each rep renders once with each renderer, back to back (order alternating), so a pair shares
+    the machine's load; the paired column is the median of the pairs' on/off ratios and their
+    interquartile range, steadier on a shared machine than the ratio of the two medians.
+    """
+    print(
+        f"\n{'sketch':<9} {'guard off ms':>22} {'guard on ms':>22} {'on/off':>7}"
+        f" {'paired on/off (IQR)':>21}  same PNG"
+    )
     with Renderer(workers=1, enforce=False) as off, Renderer(workers=1, enforce=True) as on:
         for name, file in SKETCHES.items():
             source = (REPO / "examples" / "sketches" / file).read_text()
@@ -75,12 +83,14 @@ def enforcement_cost(reps: int) -> None:
                 for enforce in (False, True) if rep % 2 == 0 else (True, False):
                     times[enforce].append((on if enforce else off).render(source, seed=1).elapsed_ms)
             b, o = statistics.median(times[False]), statistics.median(times[True])
+            ratios = [t_on / t_off for t_off, t_on in zip(times[False], times[True], strict=True)]
+            q1, _, q3 = statistics.quantiles(ratios, n=4) if reps > 1 else (ratios[0],) * 3
             print(
                 f"{name:<9} {b:8.0f} ({min(times[False]):.0f}-{max(times[False]):.0f}) [{reps}]"
                 f" {o:8.0f} ({min(times[True]):.0f}-{max(times[True]):.0f}) [{reps}] {o / b:6.2f}x"
+                f" {statistics.median(ratios):8.2f}x ({q1:.2f}-{q3:.2f})"
                 f"  {first_off.png == first_on.png}"
             )
-
 
 if __name__ == "__main__":
     main()

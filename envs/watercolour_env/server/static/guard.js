@@ -84,7 +84,14 @@ function guard() {
   // library reads there is out of the sketch's reach or frozen (below), so the stack is not read.
   let trusted = 0;
   let instance = null; // p5's, from its presetup hook on
+  const arrayProto = Array.prototype;
   function inTrusted(fn, self, args) {
+    if (trusted === 0) {
+      // The one built-in property left writable (see "species" below): a window opens only
+      // while it is still Array's own, so no species of the sketch's runs inside.
+      const d = getDescriptor(arrayProto, "constructor");
+      if (!d || d.value !== Array) return record("tampering", "Array.prototype.constructor");
+    }
     trusted++;
     try { return apply(fn, self, args); } finally { trusted--; }
   }
@@ -275,14 +282,14 @@ function guard() {
     let stored;
     defineProperty(canvas, "drawingContext", {
       configurable: false,
-      get: guarded(function () { return stored; }, "direct_context", "drawingContext", false, true),
+      get: guarded(function () { return stored; }, "direct_context", "drawingContext", false),
       set: guarded(function (value) { stored = value; }, "tampering", "drawingContext", false, true),
     });
   };
   for (const C of [HTMLCanvasElement, OffscreenCanvas]) {
     const nativeGetContext = C.prototype.getContext;
     const getContext = function getContext(type) {
-      if (callerOf(getContext) !== LIBRARY) return record("direct_context", "getContext"), null;
+      if (trusted === 0 && callerOf(getContext) !== LIBRARY) return record("direct_context", "getContext"), null;
       const context = apply(nativeGetContext, this, arguments);
       if (context && type === "2d" && !getDescriptor(this, "drawingContext")) hideContext(this);
       if (context && creatingCanvas > 0 && C === HTMLCanvasElement && String(type).slice(0, 5) === "webgl") {
@@ -461,8 +468,25 @@ function guard() {
       level = next;
     }
   }
+  // Object.prototype and Array.prototype are locked property by property, not with
+  // Object.freeze: freezing either, or redefining Array.prototype.constructor at all, turns off
+  // V8's fast paths for arrays with holes and for species (p5.brush's polygon growth ran 4x
+  // slower, docs/LOG.md, 2026-12-01). `constructor` stays as it is; inTrusted checks it instead.
+  const SPECIES = [Object.prototype, arrayProto];
+  function lockInPlace(object) {
+    Object.preventExtensions(object);
+    for (const key of Reflect.ownKeys(object)) {
+      if (object === arrayProto && key === "constructor") continue;
+      const d = getDescriptor(object, key);
+      if (!d.configurable) continue;
+      d.configurable = false;
+      if ("value" in d) d.writable = false;
+      defineProperty(object, key, d);
+    }
+  }
+  for (const object of SPECIES) lockInPlace(object);
   function tamedFreeze(object, everything) {
-    if (!object || Object.isFrozen(object)) return;
+    if (!object || Object.isFrozen(object) || SPECIES.indexOf(object) >= 0) return;
     for (const name of ownNames(object)) {
       if (!everything && !OVERRIDDEN.has(name) && !WATCHED.has(object)) continue;
       const d = getDescriptor(object, name);
