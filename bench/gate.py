@@ -71,8 +71,7 @@ def enforcement_cost(reps: int) -> None:
     interquartile range, steadier on a shared machine than the ratio of the two medians.
     """
     print(
-        f"\n{'sketch':<9} {'guard off ms':>22} {'guard on ms':>22} {'on/off':>7}"
-        f" {'paired on/off (IQR)':>21}  same PNG"
+        f"\n{'sketch':<9} {'guard off ms':>22} {'guard on ms':>22} {'on/off':>7} {'paired on/off (IQR)':>21}  same PNG"
     )
     with Renderer(workers=1, enforce=False) as off, Renderer(workers=1, enforce=True) as on:
         for name, file in SKETCHES.items():
@@ -91,6 +90,7 @@ def enforcement_cost(reps: int) -> None:
                 f" {statistics.median(ratios):8.2f}x ({q1:.2f}-{q3:.2f})"
                 f"  {first_off.png == first_on.png}"
             )
+
 
 if __name__ == "__main__":
     main()
