@@ -293,7 +293,7 @@ def _canvas_arguments(arguments: Node | None) -> tuple[int | None, int | None, s
         if i < len(values) and values[i].type == "number":
             try:
                 return int(float(_text(values[i])))
-            except ValueError:
+            except (ValueError, OverflowError):  # 1e999 is a JavaScript number, not a Python int
                 return None
         return None
 

@@ -14,7 +14,8 @@ from pydantic import BaseModel, Field
 class Violation(str, enum.Enum):
     """A named reason the gate rejected a reply.
 
-    Found in the source, before any render: `no_sketch`, `syntax_error`, `no_setup`,
+    Found in the source, before any render: `no_sketch`, `unparseable` (the reply broke the
+    source check itself: the reply's fault, never the server's), `syntax_error`, `no_setup`,
     `canvas_not_webgl`, `canvas_size`, `unknown_brush_method`, `brush_method_not_allowed`,
     `bare_primitive`, `external_access`, `text_on_canvas`, `canvas_change`, `no_brush_paint`,
     `computed_access`, `offscreen_layer`, `direct_context`, `p5_not_allowed`.
@@ -28,6 +29,7 @@ class Violation(str, enum.Enum):
     """
 
     NO_SKETCH = "no_sketch"
+    UNPARSEABLE = "unparseable"
     SYNTAX_ERROR = "syntax_error"
     NO_SETUP = "no_setup"
     CANVAS_NOT_WEBGL = "canvas_not_webgl"

@@ -81,3 +81,18 @@ def test_weights_at_reset_travel_over_the_websocket(server_url):
     by_name = {c.name: c for c in result.observation.reward_components}
     assert by_name["gate"].weight == 0.5 and by_name["embedded"].weight == 0.5
     assert result.reward == pytest.approx(0.5 + 0.5 * by_name["embedded"].value)
+
+
+@pytest.mark.parametrize(
+    ("body", "violation"),
+    [("if (false) createCanvas(1e999, 600, WEBGL);", "canvas_size"), ("const s = '\ud800';", "unparseable")],
+    ids=["overflowing literal", "lone surrogate"],
+)
+def test_a_reply_that_broke_the_source_check_is_rejected_with_the_fail_reward(server_url, body, violation):
+    # before, both came back as the server's own execution error: reward None, advantage 0,
+    # a way for a policy to dodge the penalty its other violations earned
+    reply = "function setup() { createCanvas(600, 600, WEBGL); " + body + " brush.circle(300, 300, 60); }"
+    result = run_episode(server_url, reply)
+    assert result.observation.status is EpisodeStatus.REJECTED
+    assert [v.value for v in result.observation.violations] == [violation]
+    assert result.reward == 0.0

@@ -10,12 +10,15 @@ that fails the gate still gets a number.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 from watercolour_env.server.brush_api import brush_methods
 from watercolour_env.server.render import CANVAS_PX, RenderResult, RenderStatus
 from watercolour_env.sketch import ALLOWED_BRUSH_METHODS, SketchInventory, extract_sketch, inspect_sketch
 from watercolour_env.terms import Violation
+
+log = logging.getLogger(__name__)
 
 DEFAULT_PAINT_FLOOR = 0.005
 """Paint fraction under which a canvas is blank. The example sketches measured 0.0 (all shapes
@@ -82,14 +85,21 @@ def check_source(reply: str, strict: bool = True, known_methods: frozenset[str] 
         known_methods: the installed p5.brush API; read from the package when None.
 
     Returns:
-        A result with `passed=True` when the reply may go to the renderer.
+        A result with `passed=True` when the reply may go to the renderer. A reply that makes the
+        check itself fail (a literal that overflows, a lone surrogate, ...) is `unparseable`: the
+        reply chose it, so it earns the rejection's reward, never an error or None.
     """
-    sketch = extract_sketch(reply)
-    if sketch is None:
-        return GateResult(False, [Violation.NO_SKETCH])
-    inventory = inspect_sketch(sketch)
     known = brush_methods() if known_methods is None else known_methods
-    violations = source_violations(inventory, known, strict)
+    sketch = None
+    try:
+        sketch = extract_sketch(reply)
+        if sketch is None:
+            return GateResult(False, [Violation.NO_SKETCH])
+        inventory = inspect_sketch(sketch)
+        violations = source_violations(inventory, known, strict)
+    except Exception as err:  # noqa: BLE001 (whatever the reply made the parser do is the reply's)
+        log.info("gate: a reply broke the source check (%s: %s)", type(err).__name__, str(err)[:200])
+        return GateResult(False, [Violation.UNPARSEABLE], sketch)
     return GateResult(not violations, violations, sketch, inventory)
 
 

@@ -23,6 +23,7 @@ from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR, GateResult, check_r
 from watercolour_env.server.prompt import DEFAULT_SUBJECT, SYSTEM_PROMPT, user_prompt
 from watercolour_env.server.render import Renderer
 from watercolour_env.server.rubric import Rubric, RubricWeights
+from watercolour_env.terms import Violation
 
 log = logging.getLogger(__name__)
 
@@ -171,6 +172,8 @@ def _unscored_detail(components: list[RewardComponent]) -> str:
 
 def _source_detail(gate: GateResult) -> str:
     """Where the parser stopped, for a reply rejected before rendering with a syntax error."""
+    if Violation.UNPARSEABLE in gate.violations:
+        return "the source check could not read this reply (see the server log)"
     if gate.inventory is not None and gate.inventory.syntax_error:
         return f"syntax error at {gate.inventory.syntax_error}"
     return ""
