@@ -135,7 +135,9 @@ class LibraryServer:
                 path, _, query = self.path.partition("?")
                 if path == "/host.html":
                     self._send(200, "text/html", HOST_PAGE)
-                elif path.startswith("/lib/") and path[5:] in server._libraries:
+                elif path.startswith("/lib/") and path[5:] in server._libraries and not query:
+                    # only the exact URL is cached: a query of the sketch's choosing would make
+                    # the HTTP cache a channel to the next render ("was this URL fetched before?")
                     self._send(200, "text/javascript", server._libraries[path[5:]], immutable=True)
                 elif path.startswith("/frame/"):
                     token = path[len("/frame/") :]

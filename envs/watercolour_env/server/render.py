@@ -53,6 +53,12 @@ from watercolour_env.server.library_server import DEFAULT_JS_DIR, LibraryServer
 log = logging.getLogger(__name__)
 
 CANVAS_PX = 600
+# What Storage.clearDataForOrigin wipes after each render: all a page can keep, but the shader
+# cache (Chromium's own, shared, and what keeps p5.brush's shaders compiled).
+WIPED_STORAGE = ",".join(
+    ["cookies", "file_systems", "indexeddb", "local_storage", "cache_storage", "service_workers", "websql"]
+    + ["shared_storage", "storage_buckets"]
+)
 # Beyond the render deadline: time to replace a page or relaunch the browser, then give up.
 HARD_MARGIN_S = 120.0
 # Channel difference (0-255) above which a pixel counts as paint rather than paper.
@@ -76,6 +82,9 @@ CHROMIUM_FLAGS = [
     # (loopback bypasses proxies), so a request that slips past the frame's policy fails at once.
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
     "--proxy-server=http://127.0.0.1:9",
+    # WebRTC only through the (dead) proxy: no UDP of its own, no STUN or TURN to any address.
+    "--force-webrtc-ip-handling-policy",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
     "--js-flags=--max-old-space-size=1024",
 ]
 SWIFTSHADER_FLAGS = ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--disable-accelerated-2d-canvas"]
@@ -377,8 +386,12 @@ class Renderer:
         threads = "1" if self.workers == 1 else "0"  # measured, see the class docstring
         env = {**os.environ, "LP_NUM_THREADS": threads, **self.browser_env}
         self._flags = flags
+        # Loopback too goes to the dead proxy (Chromium bypasses it for loopback by default, and
+        # WebRTC's TURN over TCP reached any loopback port), except the library server's two.
+        ports = [origin.rsplit(":", 1)[1] for origin in (self._library.host_origin, self._library.origin)]
+        bypass = "--proxy-bypass-list=<-loopback>;" + ";".join(f"127.0.0.1:{port}" for port in ports)
         self._browser = await self._playwright.chromium.launch(
-            executable_path=self.chromium_path, args=flags, env=env, headless=True
+            executable_path=self.chromium_path, args=[*flags, bypass], env=env, headless=True
         )
         self._generation = getattr(self, "_generation", 0) + 1
         while not self._pages.empty():
@@ -414,6 +427,7 @@ class Renderer:
         """
         allowed = (f"{self._library.host_origin}/host.html", f"{self._library.origin}/frame/")
         cdp = await context.new_cdp_session(page)
+        page.cdp = cdp  # type: ignore[attr-defined]
 
         async def vet(event: dict) -> None:
             url, request_id = event["request"]["url"], event["requestId"]
@@ -428,6 +442,21 @@ class Renderer:
 
         cdp.on("Fetch.requestPaused", lambda event: asyncio.ensure_future(vet(event)))
         await cdp.send("Fetch.enable", {"patterns": [{"urlPattern": "*", "resourceType": "Document"}]})
+
+    async def _wipe_storage(self, page) -> None:  # noqa: ANN001
+        """Clears everything the frame's origin may have stored, before the page renders again.
+
+        The harness takes the storage APIs away from the sketch's frame, but a frame of the
+        sketch's own (about:blank, same origin) has working ones, and the origin private file
+        system lives outside them: without this, a sketch could count the renders before it.
+        The HTTP cache is left alone (the libraries' exact URLs only; see the library server).
+        """
+        try:
+            await page.cdp.send(
+                "Storage.clearDataForOrigin", {"origin": self._library.origin, "storageTypes": WIPED_STORAGE}
+            )
+        except Exception:  # noqa: BLE001 (a page that died is replaced, its storage with it)
+            log.debug("renderer: could not wipe the frame origin's storage", exc_info=True)
 
     async def _stop_browser(self) -> None:
         await self._browser.close()
@@ -455,6 +484,7 @@ class Renderer:
                 # the sketch's own page died (a memory flood, most often): the sketch's fault
                 return self._result(RenderStatus.SKETCH_ERROR, started, detail="the page crashed (out of memory?)")
             return self._result(RenderStatus.INFRA_ERROR, started, detail=message)
+        await self._wipe_storage(page)
         if getattr(page, "generation", None) == self._generation:
             self._pages.put_nowait(page)
         result = self._decode(payload, started)

@@ -33,6 +33,7 @@ function guard() {
   const weakHas = WeakSet.prototype.has;
   const weakAdd = WeakSet.prototype.add;
   const setHas = Set.prototype.has;
+  const DOMNode = Node; // the libraries never read `Node`: a sketch's `class Node` may shadow it
 
   const GUARD_URL = document.currentScript.src;
   const LIB_BASE = GUARD_URL.slice(0, GUARD_URL.lastIndexOf("/") + 1);
@@ -237,6 +238,8 @@ function guard() {
         const rgba = apply(rgbaOf, value, []);
         const text = "color(srgb " + +rgba[0] + " " + +rgba[1] + " " + +rgba[2] + " / " + +rgba[3] + ")";
         out[i] = apply(nativeColor, instance, [text]);
+      } else if (getPrototypeOf(value) === vectorProto && instance) {
+        out[i] = apply(nativeCreateVector, instance, [+value.x, +value.y, +value.z]);
       } else {
         return null;
       }
@@ -244,6 +247,7 @@ function guard() {
     return out;
   }
   const nativeColor = proto.color;
+  const nativeCreateVector = proto.createVector;
   const nativeBackground = proto.background;
   proto.background = function background() {
     const args = plainArguments(arguments);
@@ -282,14 +286,14 @@ function guard() {
     let stored;
     defineProperty(canvas, "drawingContext", {
       configurable: false,
-      get: guarded(function () { return stored; }, "direct_context", "drawingContext", false),
+      get: guarded(function () { return stored; }, "direct_context", "drawingContext", false, true),
       set: guarded(function (value) { stored = value; }, "tampering", "drawingContext", false, true),
     });
   };
   for (const C of [HTMLCanvasElement, OffscreenCanvas]) {
     const nativeGetContext = C.prototype.getContext;
     const getContext = function getContext(type) {
-      if (trusted === 0 && callerOf(getContext) !== LIBRARY) return record("direct_context", "getContext"), null;
+      if (callerOf(getContext) !== LIBRARY) return record("direct_context", "getContext"), null;
       const context = apply(nativeGetContext, this, arguments);
       if (context && type === "2d" && !getDescriptor(this, "drawingContext")) hideContext(this);
       if (context && creatingCanvas > 0 && C === HTMLCanvasElement && String(type).slice(0, 5) === "webgl") {
@@ -364,9 +368,20 @@ function guard() {
   function closedGlobal(kind, name) {
     return function () { record(kind, name); };
   }
-  function openGlobal(bound) {
+  // p5 keeps what these are given and reads it later, inside trusted windows (colorMode's maxes
+  // are coerced whenever p5 makes a colour from numbers, in background and brush.fill: the third
+  // red-team pass ran a toPrimitive, an array getter and a Proxy trap there). They take only what
+  // plainArguments lets through; the others use their arguments at once, outside any window.
+  const KEEPS_ARGUMENTS = new Set((
+    "colorMode fill stroke strokeWeight strokeCap strokeJoin ellipseMode rectMode angleMode frameRate noiseDetail " +
+    "randomSeed noiseSeed translate rotate rotateZ scale shearX shearY"
+  ).split(" "));
+  function openGlobal(bound, name) {
+    const keeps = KEEPS_ARGUMENTS.has(name);
     return function () {
-      const out = new.target ? undefined : apply(bound, undefined, arguments);
+      let args = arguments;
+      if (keeps && (args = plainArguments(arguments)) === null) return record("p5_not_allowed", name + " given an object");
+      const out = new.target ? undefined : apply(bound, undefined, args);
       return theSketchs(out) ? out : undefined;
     };
   }
@@ -380,7 +395,7 @@ function guard() {
         if (d.get && (name === "drawingContext" || name === "pixels")) {
           defineProperty(window, name, { get: closedGlobal(kindOf(name), name), configurable: false });
         } else if (typeof d.value === "function") {
-          const value = SKETCH_OK.has(name) ? openGlobal(d.value) : closedGlobal(kindOf(name), name);
+          const value = SKETCH_OK.has(name) ? openGlobal(d.value, name) : closedGlobal(kindOf(name), name);
           defineProperty(window, name, { value: value, writable: true, enumerable: true, configurable: true });
         }
       }
@@ -414,8 +429,10 @@ function guard() {
   // non-configurable global would make them a SyntaxError).
   const P5_NAMES = new Set(ownNames(p5Class.prototype));
   const STORAGE = new Set(["localStorage", "sessionStorage", "indexedDB", "caches", "cookieStore", "__watercolourGuard"]);
-  // JavaScript's constructors and the page's the libraries draw with; a top-level `class Blob`
-  // or `let screen` in a sketch stays legal (the second red-team pass's false positives).
+  // JavaScript's constructors and the page's the libraries draw with, and the global functions
+  // they call inside brush calls (a `structuredClone` of the sketch's ran there: third red-team
+  // pass). A top-level `class Blob`, `class Node` or `let screen` in a sketch stays legal (the
+  // second and third passes' false positives): p5 and p5.brush never read those names.
   const READ_BY_LIBRARIES = new Set((
     "self window globalThis console parseInt parseFloat isNaN isFinite decodeURI decodeURIComponent encodeURI " +
     "encodeURIComponent escape unescape Math JSON Reflect Atomics Intl Object Function Array Number Boolean String " +
@@ -423,9 +440,10 @@ function guard() {
     "URIError ArrayBuffer SharedArrayBuffer Uint8Array Int8Array Uint16Array Int16Array Uint32Array Int32Array " +
     "Uint8ClampedArray Float16Array Float32Array Float64Array BigInt64Array BigUint64Array DataView Map Set WeakMap " +
     "WeakSet WeakRef FinalizationRegistry BigInt Proxy Iterator Image Path2D OffscreenCanvas " +
-    "OffscreenCanvasRenderingContext2D CanvasRenderingContext2D WebGL2RenderingContext WebGLRenderingContext Node " +
-    "Element HTMLElement HTMLCanvasElement ImageData ImageBitmap DOMMatrix DOMMatrixReadOnly DOMPoint DOMException " +
-    "Event FontFace URL TextEncoder TextDecoder AbortController Document Window"
+    "OffscreenCanvasRenderingContext2D CanvasRenderingContext2D WebGL2RenderingContext WebGLRenderingContext " +
+    "HTMLElement HTMLCanvasElement ImageData ImageBitmap DOMMatrix DOMMatrixReadOnly DOMPoint DOMException " +
+    "Event FontFace URL TextEncoder TextDecoder AbortController structuredClone queueMicrotask " +
+    "requestAnimationFrame cancelAnimationFrame setTimeout clearTimeout setInterval clearInterval"
   ).split(" "));
   for (const name of ownNames(window)) {
     if (P5_NAMES.has(name) || STORAGE.has(name) || name === "p5" || name === "brush") continue;
@@ -452,7 +470,7 @@ function guard() {
     for (let d = 0; d <= depth && level.length; d++) {
       const next = [];
       for (const object of level) {
-        if (apply(weakHas, seen, [object]) || object === window || object instanceof Node) continue;
+        if (apply(weakHas, seen, [object]) || object === window || object instanceof DOMNode) continue;
         apply(weakAdd, seen, [object]);
         for (const key of Reflect.ownKeys(object)) {
           const desc = getDescriptor(object, key);

@@ -49,6 +49,27 @@
     try { Object.defineProperty(window, name, refuse); } catch (e) { /* absent here */ }
   });
   try { Object.defineProperty(document, "cookie", refuse); } catch (e) { /* absent here */ }
+  // The origin private file system, and what else keeps files or opens a connection of its own
+  // (WebRTC's peer connections reach UDP and TCP past the policy; the renderer also wipes the
+  // origin's storage after each render, and Chromium's flags keep WebRTC off non-proxied UDP).
+  try { Object.defineProperty(navigator, "storage", refuse); } catch (e) { /* absent here */ }
+  try { Object.defineProperty(navigator, "mediaDevices", refuse); } catch (e) { /* absent here */ }
+  Object.getOwnPropertyNames(window).forEach(function (name) {
+    if (/^(webkit)?RTC|^WebTransport|^FileSystem|^StorageManager$|^show(Open|Save|Directory)/.test(name)) {
+      try { delete window[name]; } catch (e) { /* the page keeps it */ }
+    }
+  });
+  // No timing of what the HTTP cache holds: resource entries say which library URLs an earlier
+  // render in this page fetched (transferSize 0), a side channel between renders.
+  ["getEntries", "getEntriesByType", "getEntriesByName"].forEach(function (name) {
+    try { Object.defineProperty(performance, name, { value: function () { return []; }, configurable: false }); } catch (e) { /* absent */ }
+  });
+  try { delete window.PerformanceObserver; } catch (e) { /* the page keeps it */ }
+  // Objects the libraries call methods on inside brush calls take no member of the sketch's:
+  // an own `document.createElement` ran inside brush.circle (p5 makes an empty texture there).
+  [document, performance, navigator, screen, location].forEach(function (object) {
+    try { Object.preventExtensions(object); } catch (e) { /* the page keeps it open */ }
+  });
 
   window.__watercolourArm = function (value) {
     nonce = value;
