@@ -19,6 +19,8 @@ import statistics
 import time
 from pathlib import Path
 
+import psutil
+
 from watercolour_env.server.brush_api import brush_methods
 from watercolour_env.server.gate import check_source
 from watercolour_env.server.render import Renderer
@@ -63,33 +65,65 @@ def main(argv: list[str] | None = None) -> None:
         enforcement_cost(args.render_reps)
 
 
+def _browser_cpu_s(driver: psutil.Process) -> float:
+    """CPU seconds (user + system) used so far by the Chromium processes under one driver."""
+    total = 0.0
+    for proc in driver.children(recursive=True):
+        try:
+            times = proc.cpu_times()
+            total += times.user + times.system
+        except psutil.NoSuchProcess:
+            pass
+    return total
+
+
 def enforcement_cost(reps: int) -> None:
-    """Render ms with the guard off and on, interleaved, per sketch; and whether the PNGs match.
+    """Render ms and browser CPU ms with the guard off and on, interleaved, per sketch; same PNGs?
 
     Each rep renders once with each renderer, back to back (order alternating), so a pair shares
-    the machine's load; the paired column is the median of the pairs' on/off ratios and their
-    interquartile range, steadier on a shared machine than the ratio of the two medians.
+    the machine's load; the paired column is the median of the pairs' on/off ratios of wall time
+    and their interquartile range. CPU ms is what the renderer's own Chromium processes used for
+    the render (psutil, every process under its Playwright driver): on a shared machine it moves
+    less than wall time, since waiting for a core is not counted.
     """
     print(
-        f"\n{'sketch':<9} {'guard off ms':>22} {'guard on ms':>22} {'on/off':>7} {'paired on/off (IQR)':>21}  same PNG"
+        f"\n{'sketch':<9} {'guard off ms':>22} {'guard on ms':>22} {'on/off':>7} {'paired on/off (IQR)':>21}"
+        f" {'CPU ms off':>11} {'CPU ms on':>10} {'CPU on/off':>10}  same PNG"
     )
-    with Renderer(workers=1, enforce=False) as off, Renderer(workers=1, enforce=True) as on:
+    before = set(psutil.Process().children())
+    off = Renderer(workers=1, enforce=False)
+    off.start()
+    (off_driver,) = set(psutil.Process().children()) - before
+    before.add(off_driver)
+    on = Renderer(workers=1, enforce=True)
+    on.start()
+    (on_driver,) = set(psutil.Process().children()) - before
+    drivers = {False: off_driver, True: on_driver}
+    try:
         for name, file in SKETCHES.items():
             source = (REPO / "examples" / "sketches" / file).read_text()
             first_off, first_on = off.render(source, seed=1), on.render(source, seed=1)  # warm, and the bytes
             times: dict[bool, list[float]] = {False: [], True: []}
+            cpu: dict[bool, list[float]] = {False: [], True: []}
             for rep in range(reps):
                 for enforce in (False, True) if rep % 2 == 0 else (True, False):
+                    start = _browser_cpu_s(drivers[enforce])
                     times[enforce].append((on if enforce else off).render(source, seed=1).elapsed_ms)
+                    cpu[enforce].append((_browser_cpu_s(drivers[enforce]) - start) * 1000)
             b, o = statistics.median(times[False]), statistics.median(times[True])
+            cb, co = statistics.median(cpu[False]), statistics.median(cpu[True])
             ratios = [t_on / t_off for t_off, t_on in zip(times[False], times[True], strict=True)]
             q1, _, q3 = statistics.quantiles(ratios, n=4) if reps > 1 else (ratios[0],) * 3
             print(
                 f"{name:<9} {b:8.0f} ({min(times[False]):.0f}-{max(times[False]):.0f}) [{reps}]"
                 f" {o:8.0f} ({min(times[True]):.0f}-{max(times[True]):.0f}) [{reps}] {o / b:6.2f}x"
                 f" {statistics.median(ratios):8.2f}x ({q1:.2f}-{q3:.2f})"
+                f" {cb:11.0f} {co:10.0f} {co / cb:9.2f}x"
                 f"  {first_off.png == first_on.png}"
             )
+    finally:
+        off.close()
+        on.close()
 
 
 if __name__ == "__main__":
