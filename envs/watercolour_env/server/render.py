@@ -96,6 +96,19 @@ RENDERER_JS = """() => {
   return ext ? gl.getParameter(ext.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER);
 }"""
 
+# One WebGL pixel, read back: it waits for the GPU process, so it hangs while that is stalled.
+GPU_PROBE_JS = """() => {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  if (!gl) return 'no webgl2';
+  gl.clearColor(0, 1, 0, 1);
+  gl.clear(gl.COLOR_BUFFER_BIT);
+  const pixel = new Uint8Array(4);
+  gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+  return pixel[1] === 255 ? 'ok' : 'wrong pixel ' + pixel.join(',');
+}"""
+# Seconds the GPU probe may take: a well GPU process answers in milliseconds.
+GPU_PROBE_S = 3.0
+
 RENDER_JS = """([url, nonce]) => new Promise((resolve) => {
   const frame = document.createElement('iframe');
   frame.setAttribute('sandbox', 'allow-scripts allow-same-origin');
@@ -372,6 +385,11 @@ class Renderer:
         self._playwright = await async_playwright().start()
         self._pages: asyncio.Queue = asyncio.Queue()
         self._browser_lock = asyncio.Lock()
+        self._gpu_lock = asyncio.Lock()
+        self._retry_lock = asyncio.Lock()
+        self._calm = asyncio.Event()
+        self._calm.set()
+        self._in_flight = 0
         await self._launch(CHROMIUM_FLAGS)
         if "llvmpipe" not in self.renderer_string:
             log.warning(
@@ -462,19 +480,40 @@ class Renderer:
         await self._browser.close()
         await self._playwright.stop()
 
-    async def _render(self, sketch: str, seed: int, deadline_s: float) -> RenderResult:
+    async def _render(self, sketch: str, seed: int, deadline_s: float, retried: bool = False) -> RenderResult:
         started = time.perf_counter()
+        if not retried:
+            await self._calm.wait()  # no new render starts while lost ones are rendered again
         page = await self._pages.get()
+        generation = page.generation
         url, nonce = self._library.add_frame(sketch, seed)
         page.nested_frames = 0
+        self._in_flight += 1
+        alone = self._in_flight == 1
         try:
             payload = await asyncio.wait_for(page.evaluate(RENDER_JS, [url, nonce]), timeout=deadline_s)
         except TimeoutError:
+            alone = alone and self._in_flight == 1
+            self._in_flight -= 1
             self._library.forget(url)
             await self._replace(page)
-            return self._result(RenderStatus.TIMEOUT, started, detail=f"no finished frame within {deadline_s:g} s")
+            detail = f"no finished frame within {deadline_s:g} s"
+            if await self._recover_gpu(generation):
+                if not retried:
+                    # the picture may have been lost to another sketch's stall: once more, fresh
+                    return await self._again(sketch, seed, deadline_s, started)
+                if not alone:  # cannot happen while retries run alone; never blame on a guess
+                    detail += "; the GPU process stalled on both tries, with other renders in flight"
+                    return self._result(RenderStatus.INFRA_ERROR, started, detail=detail)
+                detail += ", twice, the second time alone, and the GPU process stalled both times"
+            return self._result(RenderStatus.TIMEOUT, started, detail=detail)
         except Exception as err:  # noqa: BLE001 (the page or the browser died)
+            self._in_flight -= 1
             self._library.forget(url)
+            if page.generation != self._generation and not retried:
+                # the browser was relaunched under it (another render found the GPU stalled)
+                await self._replace(page)
+                return await self._again(sketch, seed, deadline_s, started)
             message = f"{type(err).__name__}: {err}".splitlines()[0]
             page_crashed = "Page crashed" in message or "Target crashed" in message
             if not page_crashed:
@@ -484,6 +523,7 @@ class Renderer:
                 # the sketch's own page died (a memory flood, most often): the sketch's fault
                 return self._result(RenderStatus.SKETCH_ERROR, started, detail="the page crashed (out of memory?)")
             return self._result(RenderStatus.INFRA_ERROR, started, detail=message)
+        self._in_flight -= 1
         await self._wipe_storage(page)
         if getattr(page, "generation", None) == self._generation:
             self._pages.put_nowait(page)
@@ -531,8 +571,70 @@ class Renderer:
         elapsed_ms = (time.perf_counter() - started) * 1000.0
         return RenderResult(status, elapsed_ms=elapsed_ms, renderer=self.renderer_string, **fields)  # type: ignore[arg-type]
 
+    async def _again(self, sketch: str, seed: int, deadline_s: float, started: float) -> RenderResult:
+        """Renders once more, alone, a render whose picture a relaunched browser lost.
+
+        Alone: no new render starts and the retry waits for those in flight, so a retry that
+        stalls the GPU again is the sketch's own doing and one that does not was a bystander.
+        The elapsed time counts from the first try.
+        """
+        async with self._retry_lock:
+            self._calm.clear()
+            try:
+                while self._in_flight > 0:
+                    await asyncio.sleep(0.05)
+                result = await self._render(sketch, seed, deadline_s, retried=True)
+            finally:
+                self._calm.set()
+        result.elapsed_ms = (time.perf_counter() - started) * 1000.0
+        return result
+
+    async def _recover_gpu(self, generation: int) -> bool:
+        """After a timeout: is the GPU process that every page shares stalled? If so, restart.
+
+        A sketch can stall it for every page (a shader that loops for minutes: the next renders
+        all timed out and recovery took 70-80 s; docs/LOG.md, issue 12). A fresh page asks it for
+        one WebGL pixel; no answer within GPU_PROBE_S means stalled, and the browser is
+        relaunched. A sketch that merely hung its own page leaves the probe answering.
+
+        Returns:
+            True when the render's browser was relaunched, here or by another render meanwhile
+            (its picture was lost and it deserves another try), False when the GPU is well.
+        """
+        async with self._gpu_lock:
+            if self._generation != generation:
+                return True
+            try:
+                context = await self._browser.new_context()
+                try:
+                    probe = await context.new_page()
+                    answer = await asyncio.wait_for(probe.evaluate(GPU_PROBE_JS), timeout=GPU_PROBE_S)
+                finally:
+                    asyncio.ensure_future(context.close())  # a stalled one may never close
+                if answer == "ok":
+                    return False
+                log.warning("renderer: the GPU probe answered %r; relaunching the browser", answer)
+            except Exception as err:  # noqa: BLE001 (a probe that does not answer is the finding)
+                log.warning("renderer: the GPU process did not answer in %g s (%s); relaunching the browser",
+                            GPU_PROBE_S, type(err).__name__)  # fmt: skip
+            async with self._browser_lock:
+                if self._generation == generation:
+                    old = self._browser
+                    await self._launch(self._flags)
+                    asyncio.ensure_future(self._close_quietly(old))
+            return True
+
+    @staticmethod
+    async def _close_quietly(browser) -> None:  # noqa: ANN001
+        try:
+            await asyncio.wait_for(browser.close(), timeout=10)
+        except Exception:  # noqa: BLE001 (Playwright kills what does not close)
+            log.debug("renderer: an old browser did not close cleanly", exc_info=True)
+
     async def _replace(self, page) -> None:  # noqa: ANN001
         """Closes a page that timed out or crashed and puts a fresh one in the pool."""
+        if getattr(page, "generation", None) != self._generation:
+            return  # its browser was relaunched and is closing with all its pages
         async with self._browser_lock:
             if not self._browser.is_connected():
                 log.warning("renderer: browser died; relaunching")

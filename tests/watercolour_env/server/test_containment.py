@@ -8,6 +8,7 @@ import os
 import signal
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -124,18 +125,23 @@ def test_a_frame_sent_to_another_loopback_port_is_stopped_before_the_request(con
     assert_recovers(contained)
 
 
-def test_the_canary_does_see_a_fetch_from_an_unsandboxed_page(contained, canary):
-    """Positive control: the canary and the attempt code work when nothing blocks them."""
+def test_the_canary_counts_a_request_and_not_even_the_host_page_reaches_it(contained, canary):
+    """Positive control: the canary counts a request made from here; and since issue 12 not even
+    the unsandboxed host page reaches a loopback port other than the library server's (loopback
+    goes to the dead proxy too: WebRTC's TURN over TCP reached any loopback port)."""
     url, hits = canary
+    urllib.request.urlopen(url + "/control").close()
+    assert hits == ["/control"]
 
     async def fetch_from_host():
         page = await contained._pages.get()
         try:
-            await page.evaluate("(u) => fetch(u + '/control').then(r => r.status)", url)
+            return await page.evaluate("(u) => fetch(u + '/host').then(r => r.status, e => String(e))", url)
         finally:
             contained._pages.put_nowait(page)
 
-    contained._call(fetch_from_host(), timeout_s=10)
+    outcome = contained._call(fetch_from_host(), timeout_s=10)
+    assert "Failed to fetch" in outcome
     assert hits == ["/control"]
 
 

@@ -1,4 +1,5 @@
-"""Isolation: a render cannot reach the network, and leaves nothing for the next render to read.
+"""Isolation: a render cannot reach the network, leave anything for the next render to read, or
+cost another render its reward.
 
 The canary is a UDP and a TCP socket on loopback, the one network a render could still reach
 (everything else is refused by the frame's policy, the dead proxy and the host-resolver rule).
@@ -9,11 +10,13 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from tests.conftest import REPO
 from watercolour_env.server.library_server import LibraryServer
+from watercolour_env.server.render import Renderer, RenderStatus
 
 pytestmark = pytest.mark.browser
 
@@ -97,3 +100,29 @@ def test_library_urls_with_a_query_are_not_cached():
         assert refused.value.code == 404 and refused.value.headers["Cache-Control"] == "no-store"
     finally:
         library.close()
+
+
+def test_a_sketch_that_stalls_the_gpu_costs_no_innocent_render_its_reward():
+    # before: the renders after it all timed out (10 s each) and were scored as their own failures,
+    # for the 70-80 s the shared GPU process took to recover. Without the guard (which blocks the
+    # shader), the renderer must still tell the culprit from its bystanders.
+    poison = (ISOLATION / "gpu_poison.js").read_text()
+    innocent = (REPO / "examples" / "sketches" / "trivial.js").read_text()
+    with Renderer(workers=2, deadline_s=8, enforce=False) as renderer:
+        reference = renderer.render(innocent, seed=3)
+        with ThreadPoolExecutor(3) as pool:
+            culprit = pool.submit(renderer.render, poison, 1)
+            time.sleep(1.0)  # the bystanders start while the GPU process is stalled
+            bystanders = [pool.submit(renderer.render, innocent, 3) for _ in range(2)]
+            verdict, after_stall = culprit.result(), [b.result() for b in bystanders]
+        assert verdict.status is RenderStatus.TIMEOUT and "stalled both times" in verdict.detail
+        assert [b.status for b in after_stall] == [RenderStatus.OK] * 2
+        assert all(b.png == reference.png for b in after_stall)
+        following = renderer.render(innocent, seed=3)
+        assert following.status is RenderStatus.OK and following.elapsed_ms < 8000
+
+
+def test_with_the_guard_the_stalling_shader_never_runs(renderer):
+    result = renderer.render((ISOLATION / "gpu_poison.js").read_text(), seed=1)
+    assert result.status is RenderStatus.OK
+    assert ("direct_context", "getContext") in result.violations
