@@ -5,14 +5,26 @@ llvmpipe through ANGLE's EGL backend, a software 2D canvas, one long-lived brows
 long-lived page per worker and a fresh iframe per render from a loopback library server.
 Readiness comes from a p5 `postdraw` hook (static/harness.js) awaited with one evaluate.
 
+Threat model (the adversary is the policy; docs/decisions/0002-sandbox-threat-model.md has the
+table of what a sketch must not do, the layer that stops it and the test that proves it): a
+sketch may paint with the ten brush methods and take its deadline; it must not paint otherwise,
+forge the report, reach the host page or the network, leave state for the next render, cost
+another render its reward, or make the gate fail.
+
 What the sandbox covers: the sketch runs in an `<iframe sandbox="allow-scripts
 allow-same-origin">` served from another origin than the host page (another port: no popups, no
-dialogs, no top navigation, no access to the host page; storage APIs are disabled by the
-harness; an opaque origin would have cost ~100 ms a render, its HTTP cache never hit) under
+dialogs, no top navigation, no access to the host page; storage APIs and WebRTC are removed by
+the harness; an opaque origin would have cost ~100 ms a render, its HTTP cache never hit) under
 a Content-Security-Policy that forbids fetch, XHR, WebSocket, EventSource, workers, nested
 frames, foreign scripts and foreign images. Outside the policy, host names other than 127.0.0.1
-do not resolve and every non-loopback address goes to a dead proxy, so nothing leaves the
-machine. The report comes by postMessage with a nonce the sketch cannot read. The frame is
+do not resolve and every address, loopback included, goes to a dead proxy except the library
+server's two ports; WebRTC may use nothing but that proxy, so nothing leaves the renderer (a
+child frame's own WebRTC reached a loopback canary over UDP and TCP before). After each render
+the frame origin's storage is wiped over CDP (what a child frame of the sketch's stored, the
+origin private file system), and only the libraries' exact URLs are cacheable, so no render
+can count the ones before it. A timeout whose cause is a stalled GPU process (shared by every
+page) relaunches the browser, and the renders it lost are rendered again, alone, so only the
+sketch that stalls it again is judged for it. The report comes by postMessage with a nonce the sketch cannot read. The frame is
 removed when it reports, so timers cannot paint later; a frame that navigates away is reported.
 V8's heap is capped (1 GiB): a memory flood crashes the page, which is replaced. Every render has
 a deadline, after which the worker's page is closed and replaced; a browser that dies is
