@@ -24,8 +24,9 @@ the frame origin's storage is wiped over CDP (what a child frame of the sketch's
 origin private file system), and only the libraries' exact URLs are cacheable, so no render
 can count the ones before it. A timeout whose cause is a stalled GPU process (shared by every
 page) relaunches the browser, and the renders it lost are rendered again, alone, so only the
-sketch that stalls it again is judged for it. The report comes by postMessage with a nonce the sketch cannot read. The frame is
-removed when it reports, so timers cannot paint later; a frame that navigates away is reported.
+sketch that stalls it again is judged for it. The report comes by postMessage with a nonce the
+sketch cannot read. The frame is removed when it reports, so timers cannot paint later; a frame
+that navigates away is reported.
 V8's heap is capped (1 GiB): a memory flood crashes the page, which is replaced. Every render has
 a deadline, after which the worker's page is closed and replaced; a browser that dies is
 relaunched and its renders count as infrastructure failures.
@@ -443,6 +444,7 @@ class Renderer:
         page.on("frameattached", lambda frame: _count_nested(page, frame))
         await self._vet_navigations(context, page)
         await page.goto(f"{self._library.host_origin}/host.html")
+        await page.cdp.send("Page.resetNavigationHistory")  # every render starts with one entry
         page.generation = self._generation  # type: ignore[attr-defined]
         return page
 
@@ -479,12 +481,15 @@ class Renderer:
         The harness takes the storage APIs away from the sketch's frame, but a frame of the
         sketch's own (about:blank, same origin) has working ones, and the origin private file
         system lives outside them: without this, a sketch could count the renders before it.
-        The HTTP cache is left alone (the libraries' exact URLs only; see the library server).
+        The tab's session history is reset too (`history.length` outlives frames). The HTTP
+        cache is left alone (the libraries' exact URLs only; see the library server).
         """
         try:
             await page.cdp.send(
                 "Storage.clearDataForOrigin", {"origin": self._library.origin, "storageTypes": WIPED_STORAGE}
             )
+            # the tab's session history (a child frame's pushState counts renders otherwise)
+            await page.cdp.send("Page.resetNavigationHistory")
         except Exception:  # noqa: BLE001 (a page that died is replaced, its storage with it)
             log.debug("renderer: could not wipe the frame origin's storage", exc_info=True)
 

@@ -34,6 +34,7 @@ function guard() {
   const weakAdd = WeakSet.prototype.add;
   const setHas = Set.prototype.has;
   const DOMNode = Node; // the libraries never read `Node`: a sketch's `class Node` may shadow it
+  const p5Real = p5; // the page's `p5` is the sketch's (only p5.Vector) once the harness ran
 
   const GUARD_URL = document.currentScript.src;
   const LIB_BASE = GUARD_URL.slice(0, GUARD_URL.lastIndexOf("/") + 1);
@@ -87,12 +88,6 @@ function guard() {
   let instance = null; // p5's, from its presetup hook on
   const arrayProto = Array.prototype;
   function inTrusted(fn, self, args) {
-    if (trusted === 0) {
-      // The one built-in property left writable (see "species" below): a window opens only
-      // while it is still Array's own, so no species of the sketch's runs inside.
-      const d = getDescriptor(arrayProto, "constructor");
-      if (!d || d.value !== Array) return record("tampering", "Array.prototype.constructor");
-    }
     trusted++;
     try { return apply(fn, self, args); } finally { trusted--; }
   }
@@ -171,6 +166,13 @@ function guard() {
   const STOP = {};
   if (p5.decorations && p5.decorations.size > 0) {
     try { new p5(function () { throw STOP; }); } catch (e) { if (e !== STOP) throw e; }
+  }
+
+  // p5.Color's statics register colour spaces with colour.js (whose registry the library reads
+  // while it parses a colour, inside brush calls): the libraries' business, like its classes
+  // (a space of the sketch's ran there: fourth red-team pass).
+  for (const name of ownNames(p5.Color)) {
+    if (typeof p5.Color[name] === "function") wrapProperty(p5.Color, name, "p5_not_allowed", "p5.Color." + name, false);
   }
 
   const proto = p5.prototype;
@@ -341,6 +343,9 @@ function guard() {
   const nativeBind = Function.prototype.bind;
   const bind = function bind(thisArg) {
     const target = this;
+    // p5 binds each of its functions to the instance it is building (462 binds): nothing of p5's
+    // is in the sketch's hands before p5's presetup, so that is p5 and needs no stack read
+    if (instance === null && thisArg instanceof p5Real) return apply(nativeBind, target, arguments);
     if (callerOf(bind) !== SKETCH) return apply(nativeBind, target, arguments);
     const preset = [];
     for (let i = 1; i < arguments.length; i++) preset[preset.length] = arguments[i];
@@ -350,13 +355,12 @@ function guard() {
       return new.target ? construct(target, all) : apply(target, thisArg, all);
     };
   };
-  // In place from p5's presetup on: the 462 binds p5 makes while it builds its instance would each
-  // read the stack, and before then the sketch has nothing of p5's to bind.
-  let activeBind = nativeBind;
+  // In place before the sketch runs: a native bind kept from its top level made natively bound
+  // WebGL methods that p5's `str` then called for it (fourth red-team pass).
+  let activeBind = bind;
   defineProperty(Function.prototype, "bind", {
     get: () => activeBind, set: () => record("tampering", "Function.prototype.bind"), configurable: false,
   });
-  const installBind = () => { activeBind = bind; };
 
   // ---- after p5 builds its instance: its global getters, and no way back to it ----
   // p5's global mode puts each p5 function on the window, bound to the instance. Only the sketch
@@ -388,7 +392,6 @@ function guard() {
   p5.registerAddon(function (_p5, _fn, lifecycles) {
     lifecycles.presetup = function () {
       instance = this;
-      installBind();
       for (const name of ownNames(window)) {
         const d = getDescriptor(window, name);
         if (!d.configurable || !(name in proto) || name === "constructor") continue;
@@ -429,21 +432,18 @@ function guard() {
   // non-configurable global would make them a SyntaxError).
   const P5_NAMES = new Set(ownNames(p5Class.prototype));
   const STORAGE = new Set(["localStorage", "sessionStorage", "indexedDB", "caches", "cookieStore", "__watercolourGuard"]);
-  // JavaScript's constructors and the page's the libraries draw with, and the global functions
-  // they call inside brush calls (a `structuredClone` of the sketch's ran there: third red-team
-  // pass). A top-level `class Blob`, `class Node` or `let screen` in a sketch stays legal (the
-  // second and third passes' false positives): p5 and p5.brush never read those names.
+  // The globals p5 and p5.brush read by name (each name below occurs in their code, checked
+  // 2026-12-01): constructors, namespaces, global functions, timers (a `structuredClone` of the
+  // sketch's ran inside brush calls: third red-team pass). Names they never read stay free, so a
+  // top-level `class Node`, `let Iterator` or `let screen` in a sketch is legal (the false
+  // positives of passes 2 to 4); `let Image` or `let URL` is not.
   const READ_BY_LIBRARIES = new Set((
-    "self window globalThis console parseInt parseFloat isNaN isFinite decodeURI decodeURIComponent encodeURI " +
-    "encodeURIComponent escape unescape Math JSON Reflect Atomics Intl Object Function Array Number Boolean String " +
-    "Symbol Date Promise RegExp Error AggregateError EvalError RangeError ReferenceError SyntaxError TypeError " +
-    "URIError ArrayBuffer SharedArrayBuffer Uint8Array Int8Array Uint16Array Int16Array Uint32Array Int32Array " +
-    "Uint8ClampedArray Float16Array Float32Array Float64Array BigInt64Array BigUint64Array DataView Map Set WeakMap " +
-    "WeakSet WeakRef FinalizationRegistry BigInt Proxy Iterator Image Path2D OffscreenCanvas " +
-    "OffscreenCanvasRenderingContext2D CanvasRenderingContext2D WebGL2RenderingContext WebGLRenderingContext " +
-    "HTMLElement HTMLCanvasElement ImageData ImageBitmap DOMMatrix DOMMatrixReadOnly DOMPoint DOMException " +
-    "Event FontFace URL TextEncoder TextDecoder AbortController structuredClone queueMicrotask " +
-    "requestAnimationFrame cancelAnimationFrame setTimeout clearTimeout setInterval clearInterval"
+    "self window globalThis console parseInt parseFloat isNaN isFinite encodeURIComponent escape Math JSON Reflect " +
+    "Object Function Array Number Boolean String Symbol Date Promise RegExp Error ReferenceError SyntaxError " +
+    "TypeError ArrayBuffer Uint8Array Int8Array Uint16Array Int16Array Uint32Array Int32Array Uint8ClampedArray " +
+    "Float32Array Float64Array DataView Map Set WeakMap WeakSet BigInt Proxy Image Path2D OffscreenCanvas " +
+    "HTMLElement HTMLCanvasElement ImageData DOMMatrix DOMPoint DOMException Event FontFace URL TextEncoder " +
+    "TextDecoder AbortController structuredClone requestAnimationFrame setTimeout clearTimeout setInterval clearInterval"
   ).split(" "));
   for (const name of ownNames(window)) {
     if (P5_NAMES.has(name) || STORAGE.has(name) || name === "p5" || name === "brush") continue;
@@ -487,14 +487,15 @@ function guard() {
     }
   }
   // Object.prototype and Array.prototype are locked property by property, not with
-  // Object.freeze: freezing either, or redefining Array.prototype.constructor at all, turns off
-  // V8's fast paths for arrays with holes and for species (p5.brush's polygon growth ran 4x
-  // slower, docs/LOG.md, 2026-12-01). `constructor` stays as it is; inTrusted checks it instead.
+  // Object.freeze: freezing either turns off V8's fast paths for arrays with holes (p5.brush's
+  // polygon growth ran 4x slower, docs/LOG.md, 2026-12-01). Array.prototype.constructor is locked
+  // too, though redefining it turns off the array-species fast path (about 100 ms a typical
+  // render): left writable, a species of the sketch's ran inside the libraries' own `filter`
+  // and handed it p5's renderer, instance and WebGL context (fourth red-team pass).
   const SPECIES = [Object.prototype, arrayProto];
   function lockInPlace(object) {
     Object.preventExtensions(object);
     for (const key of Reflect.ownKeys(object)) {
-      if (object === arrayProto && key === "constructor") continue;
       const d = getDescriptor(object, key);
       if (!d.configurable) continue;
       d.configurable = false;

@@ -61,6 +61,13 @@
   });
   // No timing of what the HTTP cache holds: resource entries say which library URLs an earlier
   // render in this page fetched (transferSize 0), a side channel between renders.
+  // (and the entries gone, for the prototype's own methods called on `performance`)
+  try { performance.clearResourceTimings(); performance.setResourceTimingBufferSize(0); } catch (e) { /* absent */ }
+  // The tab's session history outlives every frame: `history.length` counted the renders before.
+  try {
+    Object.defineProperty(window, "history", { get: function () { throw new Error("history is disabled in the sketch sandbox"); },
+                                                configurable: false });
+  } catch (e) { /* the page keeps it */ }
   ["getEntries", "getEntriesByType", "getEntriesByName"].forEach(function (name) {
     try { Object.defineProperty(performance, name, { value: function () { return []; }, configurable: false }); } catch (e) { /* absent */ }
   });
