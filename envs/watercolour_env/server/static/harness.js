@@ -60,18 +60,20 @@
     }
   });
   // No timing of what the HTTP cache holds: resource entries say which library URLs an earlier
-  // render in this page fetched (transferSize 0), a side channel between renders.
-  // (and the entries gone, for the prototype's own methods called on `performance`)
+  // render in this page fetched (transferSize 0), a side channel between renders. The entries
+  // are cleared and none kept (Performance.prototype's own methods reach them otherwise).
   try { performance.clearResourceTimings(); performance.setResourceTimingBufferSize(0); } catch (e) { /* absent */ }
-  // The tab's session history outlives every frame: `history.length` counted the renders before.
-  try {
-    Object.defineProperty(window, "history", { get: function () { throw new Error("history is disabled in the sketch sandbox"); },
-                                                configurable: false });
-  } catch (e) { /* the page keeps it */ }
   ["getEntries", "getEntriesByType", "getEntriesByName"].forEach(function (name) {
     try { Object.defineProperty(performance, name, { value: function () { return []; }, configurable: false }); } catch (e) { /* absent */ }
   });
   try { delete window.PerformanceObserver; } catch (e) { /* the page keeps it */ }
+  // The tab's session history outlives every frame: `history.length` counted the renders before
+  // (the renderer also resets it; a child frame of the sketch's has its own `history`).
+  try {
+    Object.defineProperty(window, "history", {
+      get: function () { throw new Error("history is disabled in the sketch sandbox"); }, configurable: false,
+    });
+  } catch (e) { /* the page keeps it */ }
   // Objects the libraries call methods on inside brush calls take no member of the sketch's:
   // an own `document.createElement` ran inside brush.circle (p5 makes an empty texture there).
   [document, performance, navigator, screen, location].forEach(function (object) {
