@@ -92,13 +92,23 @@ function guard() {
     try { return apply(fn, self, args); } finally { trusted--; }
   }
 
+  // p5's event handlers (`_onkeydown`, `_onresize`, ...) call the sketch's `keyPressed` and the
+  // like with p5's instance as `this`. The browser starts them with no caller on the stack, but
+  // so does a timer or a promise reaction the sketch hands `dispatchEvent` (fifth red-team pass):
+  // they run only for events the browser itself made (`isTrusted`, read with the event's own
+  // getter), and a headless render has none but resizes.
+  const EVENT = "event";
+  const isTrustedGet = getDescriptor(new Event("probe"), "isTrusted").get;
+  function realEvent(event) {
+    try { return apply(isTrustedGet, event, []) === true; } catch (e) { return false; }
+  }
   const wrappers = new WeakSet();
   /** A wrapper that runs `fn` for the libraries and blocks and records it for the sketch. */
   function guarded(fn, kind, name, taskEntry, always) {
     const wrapper = function () {
       if (trusted > 0 && !always) return new.target ? construct(fn, arguments, new.target) : apply(fn, this, arguments);
       const who = callerOf(wrapper);
-      if (who === LIBRARY || (who === NONE && taskEntry)) {
+      if (who === LIBRARY || (who === NONE && (taskEntry === true || (taskEntry === EVENT && realEvent(arguments[0]))))) {
         return new.target ? construct(fn, arguments, new.target) : apply(fn, this, arguments);
       }
       record(kind, name);
@@ -158,7 +168,7 @@ function guard() {
     return "p5_not_allowed";
   }
   // p5's own entry points from the event loop (animation frames, DOM events).
-  const taskEntry = (name) => name === "_draw" || name === "redraw" || name.slice(0, 3) === "_on";
+  const taskEntry = (name) => (name === "_draw" || name === "redraw" ? true : name.slice(0, 3) === "_on" ? EVENT : false);
 
   // p5 applies its registered decorators (argument checks on vectors) when it builds its first
   // instance. Have it do so now, through its own constructor, so they wrap the originals and
@@ -455,7 +465,9 @@ function guard() {
   }
   // A second copy of p5.brush loaded by the sketch would hand its exports to these names.
   for (const name of ["exports", "module", "define", "require"]) {
-    if (!(name in window)) defineProperty(window, name, { value: undefined, writable: false, configurable: false });
+    // configurable, so a sketch's own top-level `const module` stays legal (fifth pass's false
+    // positive); a second p5.brush still finds no p5 to register with (the page's is the sketch's)
+    if (!(name in window)) defineProperty(window, name, { value: undefined, writable: false, configurable: true });
   }
   // Every built-in prototype, the JavaScript ones and the page's interfaces, is frozen. Where a
   // library sets a method on an instance (p5 sets gl.enable and gl.disable on its context), the

@@ -43,8 +43,10 @@
   }
 
   // No storage: one sketch must not leave state for the next render in the same page.
+  // Configurable, so a sketch's own `let caches` or `let history` stays legal; the renderer wipes
+  // the origin's storage and the tab's history after each render whatever the sketch reaches.
   const refuse = { get: function () { throw new Error("storage is disabled in the sketch sandbox"); },
-                   configurable: false };
+                   configurable: true };
   ["localStorage", "sessionStorage", "indexedDB", "caches", "cookieStore"].forEach(function (name) {
     try { Object.defineProperty(window, name, refuse); } catch (e) { /* absent here */ }
   });
@@ -71,7 +73,7 @@
   // (the renderer also resets it; a child frame of the sketch's has its own `history`).
   try {
     Object.defineProperty(window, "history", {
-      get: function () { throw new Error("history is disabled in the sketch sandbox"); }, configurable: false,
+      get: function () { throw new Error("history is disabled in the sketch sandbox"); }, configurable: true,
     });
   } catch (e) { /* the page keeps it */ }
   // Objects the libraries call methods on inside brush calls take no member of the sketch's:
