@@ -294,6 +294,16 @@ function guard() {
       }
     }
   }
+  // ---- contexts: every method of WebGL, and every way to get a 2D or WebGL context ----
+  // (This loop went missing in a tidy-up on 2026-12-01 and the sixth red-team pass found it
+  // gone: without it a leaked context paints freely. test_sandbox.py now checks it is in place.)
+  for (const gl of [WebGL2RenderingContext.prototype, WebGLRenderingContext.prototype]) {
+    for (const name of ownNames(gl)) {
+      if (name !== "constructor" && typeof getDescriptor(gl, name).value === "function") {
+        wrapProperty(gl, name, "direct_context", "gl." + name, false);
+      }
+    }
+  }
   const hideContext = (canvas) => {
     let stored;
     defineProperty(canvas, "drawingContext", {
