@@ -44,6 +44,7 @@ def build_app(settings: Settings | None = None) -> FastAPI:
         deadline_s=settings.render_deadline_s,
         max_queue=settings.render_max_queue,
         chromium_path=settings.chromium_path,
+        network_namespace=settings.render_network_namespace,
     )
     renderer.start()
     atexit.register(renderer.close)

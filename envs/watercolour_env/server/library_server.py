@@ -11,6 +11,7 @@ from __future__ import annotations
 import http.server
 import logging
 import secrets
+import socketserver
 import threading
 from pathlib import Path
 
@@ -97,6 +98,17 @@ class LibraryServer:
             httpd.daemon_threads = True
             threading.Thread(target=httpd.serve_forever, name="library-server", daemon=True).start()
         self.host_origin, self.origin = (f"http://127.0.0.1:{h.server_address[1]}" for h in self._servers)
+        self.ports = [h.server_address[1] for h in self._servers]
+
+    def serve_unix(self, directory: Path) -> None:
+        """Also answers on the Unix sockets `directory/<port>`, one per port, for a browser in a
+        network namespace of its own (netns.py), which reaches no TCP port of this process."""
+        handler = self._handler_class()
+        for port in self.ports:
+            httpd = socketserver.ThreadingUnixStreamServer(str(directory / str(port)), handler)
+            httpd.daemon_threads = True
+            self._servers.append(httpd)
+            threading.Thread(target=httpd.serve_forever, name="library-server-unix", daemon=True).start()
 
     def add_frame(self, sketch: str, seed: int) -> tuple[str, str]:
         """Registers one sketch.
@@ -177,6 +189,10 @@ class LibraryServer:
                     self.send_header("Content-Security-Policy", csp)
                 self.end_headers()
                 self.wfile.write(body)
+
+            def address_string(self) -> str:
+                # a Unix socket's peer has no address (http.server would index an empty string)
+                return self.client_address[0] if isinstance(self.client_address, tuple) else "unix"
 
             def log_message(self, format: str, *args: object) -> None:  # noqa: A002
                 log.debug("library server: " + format, *args)

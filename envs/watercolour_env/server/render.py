@@ -19,7 +19,9 @@ a Content-Security-Policy that forbids fetch, XHR, WebSocket, EventSource, worke
 frames, foreign scripts and foreign images. Outside the policy, host names other than 127.0.0.1
 do not resolve and every address, loopback included, goes to a dead proxy except the library
 server's two ports; WebRTC may use nothing but that proxy, so nothing leaves the renderer (a
-child frame's own WebRTC reached a loopback canary over UDP and TCP before). After each render
+child frame's own WebRTC reached a loopback canary over UDP and TCP before). Beneath all that,
+where the machine allows it, every Chromium process runs in a network namespace whose only
+interface is loopback (netns.py): no route out whatever the flags miss. After each render
 the frame origin's storage is wiped over CDP (what a child frame of the sketch's stored, the
 origin private file system), and only the libraries' exact URLs are cacheable, so no render
 can count the ones before it. A timeout whose cause is a stalled GPU process (shared by every
@@ -51,6 +53,8 @@ import enum
 import io
 import logging
 import os
+import shutil
+import tempfile
 import threading
 import time
 from concurrent.futures import Future
@@ -62,6 +66,7 @@ from PIL import Image
 
 from watercolour_env.errors import RenderError
 from watercolour_env.server.library_server import DEFAULT_JS_DIR, LibraryServer
+from watercolour_env.server import netns
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +89,12 @@ CHROMIUM_FLAGS = [
     "--disable-accelerated-2d-canvas",
     # Software compositing: 0.82 instead of 1.03 core-seconds per typical render (docs/LOG.md).
     "--disable-gpu-compositing",
+    # Every frame is on 127.0.0.1: after a few lost contexts (a sketch's 30000 px canvas, three
+    # renders) Chromium refused WebGL to that "domain", and every later sketch, innocent or not,
+    # failed with "Error creating webgl context" (docs/LOG.md, 2026-12-01, third session). Nor may
+    # repeated GPU-process crashes switch the browser to another rasterizer (other pixels).
+    "--disable-domain-blocking-for-3d-apis",
+    "--disable-gpu-process-crash-limit",
     "--no-sandbox",
     "--disable-background-networking",
     "--disable-component-update",
@@ -276,6 +287,9 @@ class Renderer:
         browser_env: extra environment variables for Chromium (tests use it to hide Mesa); they
             override the renderer's own, `LP_NUM_THREADS` included.
         enforce: run the allowlist inside the sandbox (`static/guard.js`); off only to measure it.
+        network_namespace: "auto" (start Chromium in a network namespace with loopback only where
+            this machine allows one, else warn and rely on Chromium's flags), "on" (refuse to
+            start without one) or "off"; see netns.py. `network_isolation` then says which.
 
     llvmpipe's rasterizer threads (`LP_NUM_THREADS`, one setting for the one GPU process that all
     workers share) follow the pool's use. One worker: one rasterizer thread, so the GPU work of a
@@ -300,8 +314,14 @@ class Renderer:
         js_dir: Path = DEFAULT_JS_DIR,
         browser_env: dict[str, str] | None = None,
         enforce: bool = True,
+        network_namespace: str = "auto",
     ) -> None:
+        if network_namespace not in netns.MODES:
+            raise ValueError(f"network_namespace must be one of {', '.join(netns.MODES)}, not {network_namespace!r}")
         self.enforce = enforce
+        self.network_namespace = network_namespace
+        self.network_isolation = ""  # "namespace" or "flags", once started
+        self._wrapper_dir: Path | None = None
         self.browser_env = dict(browser_env or {})
         self.workers = max(1, workers or os.cpu_count() or 1)
         self.deadline_s = deadline_s
@@ -335,6 +355,12 @@ class Renderer:
             if self._started:
                 return
             self._library = LibraryServer(self._js_dir, enforce=self.enforce)
+            try:
+                self._isolate_network()
+            except RenderError:
+                self._library.close()
+                self._closed = True
+                raise
             self._thread.start()
             try:
                 self._call(self._start_browser(), timeout_s=120)
@@ -347,6 +373,24 @@ class Renderer:
                 ) from err
             self._started = True
 
+    def _isolate_network(self) -> None:
+        reason = None if self.network_namespace == "off" else netns.unavailable_reason()
+        if self.network_namespace == "off" or reason:
+            if self.network_namespace == "on":
+                raise RenderError(
+                    f"no network namespace for Chromium: {reason}. Allow unprivileged user namespaces "
+                    "(outside Docker's default seccomp profile), or set WATERCOLOUR_RENDER_NETWORK_NAMESPACE=auto "
+                    "to render with Chromium's own network flags alone"
+                )
+            if reason:
+                log.warning("renderer: no network namespace (%s); Chromium's network flags alone keep renders offline", reason)
+            self.network_isolation = "flags"
+            return
+        self._wrapper_dir = Path(tempfile.mkdtemp(prefix="watercolour-netns-"))
+        self._library.serve_unix(self._wrapper_dir)
+        self._wrapper = netns.write_wrapper(self._wrapper_dir, self.chromium_path, self._library.ports)
+        self.network_isolation = "namespace"
+
     def close(self) -> None:
         """Closes the browser and the library server; idempotent."""
         if not self._started or self._closed:
@@ -358,6 +402,8 @@ class Renderer:
             log.warning("renderer: browser did not close cleanly", exc_info=True)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._library.close()
+        if self._wrapper_dir is not None:
+            shutil.rmtree(self._wrapper_dir, ignore_errors=True)
 
     def render(self, sketch: str, seed: int = 0, deadline_s: float | None = None) -> RenderResult:
         """Renders one sketch; blocks the calling thread, never raises for a bad sketch.
@@ -421,8 +467,9 @@ class Renderer:
         # WebRTC's TURN over TCP reached any loopback port), except the library server's two.
         ports = [origin.rsplit(":", 1)[1] for origin in (self._library.host_origin, self._library.origin)]
         bypass = "--proxy-bypass-list=<-loopback>;" + ";".join(f"127.0.0.1:{port}" for port in ports)
+        executable = str(self._wrapper) if self.network_isolation == "namespace" else self.chromium_path
         self._browser = await self._playwright.chromium.launch(
-            executable_path=self.chromium_path, args=[*flags, bypass], env=env, headless=True
+            executable_path=executable, args=[*flags, bypass], env=env, headless=True
         )
         self._generation = getattr(self, "_generation", 0) + 1
         while not self._pages.empty():
@@ -432,7 +479,7 @@ class Renderer:
         probe = await self._pages.get()
         self.renderer_string = await probe.evaluate(RENDERER_JS)
         self._pages.put_nowait(probe)
-        log.info("renderer: %d workers on %s", self.workers, self.renderer_string)
+        log.info("renderer: %d workers on %s, network closed by %s", self.workers, self.renderer_string, self.network_isolation)
 
     async def _new_page(self):  # noqa: ANN202
         context = await self._browser.new_context(viewport={"width": CANVAS_PX, "height": CANVAS_PX})

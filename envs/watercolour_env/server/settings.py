@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Literal
 
 from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -39,6 +40,7 @@ class Settings(BaseSettings):
     render_deadline_s: float = Field(20.0, gt=0, le=300)
     render_max_queue: int = Field(64, ge=0)
     chromium_path: str = "/usr/bin/chromium"
+    render_network_namespace: Literal["auto", "on", "off"] = "auto"  # see server/netns.py
     max_concurrent_envs: int = Field(64, ge=1)
     default_subject: str = DEFAULT_SUBJECT
     paint_floor: float = Field(DEFAULT_PAINT_FLOOR, ge=0, le=1)

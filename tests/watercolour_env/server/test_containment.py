@@ -32,7 +32,7 @@ def contained():
 def assert_recovers(renderer: Renderer) -> None:
     """The next ordinary render succeeds, well inside its deadline (a stuck page would time out)."""
     after = renderer.render(example("trivial.js"), seed=1, deadline_s=20)
-    assert after.status is RenderStatus.OK
+    assert after.status is RenderStatus.OK, (after.js_errors, after.detail)
     assert after.elapsed_ms < 10_000
 
 
@@ -47,13 +47,23 @@ def test_each_hostile_sketch_is_contained_and_reported(contained, name, expected
         assert expected["detail"] in result.detail
     if "detail_if_sketch_error" in expected and result.status is RenderStatus.SKETCH_ERROR:
         assert expected["detail_if_sketch_error"] in result.detail
-    assert [kind for kind, _ in result.violations] == expected.get("violations", [])
+    assert [kind for kind, _ in result.violations] in expected.get("violations_one_of", [expected.get("violations", [])])
     if result.status is RenderStatus.TIMEOUT:
         assert DEADLINE_S * 1000 <= result.elapsed_ms < DEADLINE_S * 1000 + 8000
     if result.status is RenderStatus.OK:
         assert result.png is not None and int.from_bytes(result.png[16:20], "big") == 600
         assert (result.paint_fraction == 0.0) == expected.get("blank", False)
     assert_recovers(contained)
+
+
+def test_a_huge_canvas_rendered_again_and_again_never_costs_later_sketches_their_webgl(contained):
+    # Before --disable-domain-blocking-for-3d-apis the third try or so made Chromium refuse WebGL
+    # to every later frame ("Error creating webgl context"): innocent sketches scored as failures.
+    huge = (HOSTILE / "huge_canvas.js").read_text()
+    for _ in range(6):
+        contained.render(huge, seed=1)
+        after = contained.render(example("trivial.js"), seed=1, deadline_s=20)
+        assert (after.status, after.js_errors) == (RenderStatus.OK, [])
 
 
 def test_paint_from_a_timer_after_draw_never_reaches_the_png(contained):

@@ -5,16 +5,21 @@ The canary is a UDP and a TCP socket on loopback, the one network a render could
 (everything else is refused by the frame's policy, the dead proxy and the host-resolver rule).
 """
 
+import os
 import socket
 import threading
 import time
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
+import psutil
 import pytest
 
 from tests.conftest import REPO
+from watercolour_env.errors import RenderError
+from watercolour_env.server import render
 from watercolour_env.server.library_server import LibraryServer
 from watercolour_env.server.render import Renderer, RenderStatus
 
@@ -127,3 +132,52 @@ def test_with_the_guard_the_stalling_shader_never_runs(renderer):
     result = renderer.render((ISOLATION / "gpu_poison.js").read_text(), seed=1)
     assert result.status is RenderStatus.OK
     assert ("direct_context", "getContext") in result.violations
+
+
+def chromium_processes() -> list[psutil.Process]:
+    return [p for p in psutil.Process().children(recursive=True) if "chrom" in p.name()]
+
+
+def test_chromium_sees_only_loopback_with_no_route_anywhere():
+    # every process of the browser (browser, GPU, renderers) lives in a network namespace of its
+    # own: its one interface is loopback, and it has no route
+    with Renderer(workers=1, network_namespace="on") as renderer:
+        assert renderer.network_isolation == "namespace"
+        assert renderer.render((REPO / "examples" / "sketches" / "trivial.js").read_text(), seed=1).status is RenderStatus.OK
+        processes = chromium_processes()
+        assert len(processes) >= 3  # the browser, its GPU process, a renderer at least
+        ours = os.readlink("/proc/self/ns/net")
+        for process in processes:
+            assert os.readlink(f"/proc/{process.pid}/ns/net") != ours
+            interfaces = [line.split(":")[0].strip() for line in Path(f"/proc/{process.pid}/net/dev").read_text().splitlines()[2:]]
+            assert interfaces == ["lo"]
+            assert Path(f"/proc/{process.pid}/net/route").read_text().splitlines()[1:] == []
+
+
+WEBRTC_FLAGS = ("--force-webrtc-ip-handling-policy", "--webrtc-ip-handling-policy")
+
+
+@pytest.mark.parametrize("namespace", ["off", "on"])
+def test_the_namespace_alone_keeps_webrtc_from_the_canary(monkeypatch, canary, namespace):
+    # Chromium's WebRTC flags and the guard both off: without the namespace the sketch's STUN and
+    # TURN reach the canary (the control); with it, nothing does
+    monkeypatch.setattr(render, "CHROMIUM_FLAGS", [f for f in render.CHROMIUM_FLAGS if not f.startswith(WEBRTC_FLAGS)])
+    with Renderer(workers=1, enforce=False, network_namespace=namespace) as renderer:
+        canary.seen.clear()
+        renderer.render(canary.sketch("webrtc.js"), seed=1)
+        time.sleep(2.0)
+    assert (canary.seen != []) is (namespace == "off"), canary.seen
+
+
+def test_a_machine_without_namespaces_renders_with_the_flags_alone_and_says_so(monkeypatch, caplog):
+    monkeypatch.setenv("PATH", "/nonexistent")  # no `unshare` to be found
+    with caplog.at_level("WARNING"), Renderer(workers=1) as renderer:
+        assert renderer.network_isolation == "flags"
+        assert renderer.render((REPO / "examples" / "sketches" / "trivial.js").read_text(), seed=1).status is RenderStatus.OK
+    assert any("no network namespace" in r.getMessage() and "unshare" in r.getMessage() for r in caplog.records)
+
+
+def test_a_namespace_required_but_unavailable_refuses_to_start_naming_the_setting(monkeypatch):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(RenderError, match="WATERCOLOUR_RENDER_NETWORK_NAMESPACE=auto"):
+        Renderer(workers=1, network_namespace="on").start()

@@ -486,6 +486,12 @@ function guard() {
   // The canvas prototypes (cold, and what the report relies on) record an attempt to replace them.
   const OVERRIDDEN = new Set(["enable", "disable"]);
   const WATCHED = new Set([HTMLCanvasElement.prototype, OffscreenCanvas.prototype]);
+  // and the names a sketch's own objects shadow by assignment (`this.name = "..."` in an Error
+  // subclass, `fn.toString = ...`): see overridableLock
+  const OVERRIDDEN_ON = new Map([[Function.prototype, new Set(["toString", "constructor"])]]);
+  for (const name of ["Error", "TypeError", "RangeError", "ReferenceError", "SyntaxError", "EvalError", "URIError", "AggregateError"]) {
+    if (window[name]) OVERRIDDEN_ON.set(window[name].prototype, new Set(["name", "message", "toString", "constructor"]));
+  }
   function deepFreeze(roots, depth) {
     let level = roots.filter(Boolean);
     const seen = new WeakSet();
@@ -511,35 +517,111 @@ function guard() {
   // Object.prototype and Array.prototype are locked property by property, not with
   // Object.freeze: freezing either turns off V8's fast paths for arrays with holes (p5.brush's
   // polygon growth ran 4x slower, docs/LOG.md, 2026-12-01). Array.prototype.constructor is locked
-  // too, though redefining it turns off the array-species fast path (about 100 ms a typical
-  // render): left writable, a species of the sketch's ran inside the libraries' own `filter`
-  // and handed it p5's renderer, instance and WebGL context (fourth red-team pass).
+  // too, though redefining it turns off the array-species fast path (the guard's own slice, map
+  // and filter below win most of it back): left writable, a species of the sketch's ran inside the
+  // libraries' own `filter` and handed it p5's renderer, instance and WebGL context (fourth
+  // red-team pass), and a getter there would run wherever colour.js walks `.constructor`.
   const SPECIES = [Object.prototype, arrayProto];
-  function lockInPlace(object) {
+  installPlainArrayMethods();
+  function lockInPlace(object, overridable) {
     Object.preventExtensions(object);
     for (const key of Reflect.ownKeys(object)) {
       const d = getDescriptor(object, key);
       if (!d.configurable) continue;
+      if ("value" in d && (overridable === "*" ? typeof key === "string" : overridable.has(key))) {
+        defineProperty(object, key, overridableLock(object, key, d));
+        continue;
+      }
       d.configurable = false;
       if ("value" in d) d.writable = false;
       defineProperty(object, key, d);
     }
   }
-  for (const object of SPECIES) lockInPlace(object);
+  // A locked data property would make `point.toString = ...`, `this.name = ...` in an Error
+  // subclass or `path.fill = ...` on an array fail (JavaScript's "override mistake": an inherited
+  // read-only property cannot be shadowed by assignment), which the sketch is entitled to. These
+  // names become accessors whose setter gives the receiver its own property, as the assignment
+  // would without the lock; assigning to the prototype itself is tampering.
+  function overridableLock(object, key, d) {
+    const value = d.value;
+    return {
+      enumerable: d.enumerable, configurable: false, get: function () { return value; },
+      set: function (v) {
+        if (this === object) return record("tampering", String(key));
+        if (this === null || (typeof this !== "object" && typeof this !== "function")) return;
+        defineProperty(this, key, { value: v, writable: true, enumerable: true, configurable: true });
+      },
+    };
+  }
+  // Object.prototype's every name; of Array.prototype's, the ones an array of the sketch's may
+  // plausibly carry as its own (its hot methods stay data, so calls keep their inline caches)
+  lockInPlace(Object.prototype, "*");
+  lockInPlace(arrayProto, new Set(["constructor", "toString", "toLocaleString", "join", "fill", "keys", "values",
+    "entries", "find", "sort", "reverse", "at", "flat", "includes", "indexOf"]));
+  // With `constructor` locked V8's own `slice`, `map` and `filter` take their slow generic path
+  // (grow's `slice` 22 -> 78 ms a typical render, docs/LOG.md). These give the same arrays
+  // without asking for a species: on an array whose constructor is the locked `Array` (no own
+  // `constructor`, Array.prototype its prototype) the species is `Array`, so ArraySpeciesCreate
+  // is ArrayCreate; anything else (a subclass, another realm, a proxy, an own `constructor`,
+  // arguments that are not numbers) goes to the native method, unchanged.
+  function installPlainArrayMethods() {
+    const nativeSlice = arrayProto.slice, nativeMap = arrayProto.map, nativeFilter = arrayProto.filter;
+    const isArray = Array.isArray, getPrototype = Object.getPrototypeOf, hasOwn = Object.hasOwn;
+    const ArrayOf = Array, trunc = Math.trunc;
+    const plain = (o) => isArray(o) && getPrototype(o) === arrayProto && !hasOwn(o, "constructor");
+    const relative = (n, len) => {
+      n = trunc(n) || 0;
+      return n < 0 ? (len + n > 0 ? len + n : 0) : (n < len ? n : len);
+    };
+    const methods = {
+      slice(start, end) {
+        if (!plain(this) || (start !== undefined && typeof start !== "number") ||
+            (end !== undefined && typeof end !== "number")) return apply(nativeSlice, this, arguments);
+        const len = this.length;
+        let k = start === undefined ? 0 : relative(start, len);
+        const final = end === undefined ? len : relative(end, len);
+        const result = new ArrayOf(final > k ? final - k : 0);
+        for (let n = 0; k < final; k++, n++) {
+          const value = this[k]; // a hole reads as undefined: `in` only then tells the two apart
+          if (value !== undefined || k in this) result[n] = value;
+        }
+        return result;
+      },
+      map(callback, thisArg) {
+        if (!plain(this) || typeof callback !== "function") return apply(nativeMap, this, arguments);
+        const len = this.length;
+        const result = new ArrayOf(len);
+        for (let k = 0; k < len; k++) {
+          const value = this[k];
+          if (value === undefined && !(k in this)) continue;
+          result[k] = thisArg === undefined ? callback(value, k, this) : apply(callback, thisArg, [value, k, this]);
+        }
+        return result;
+      },
+      filter(callback, thisArg) {
+        if (!plain(this) || typeof callback !== "function") return apply(nativeFilter, this, arguments);
+        const len = this.length;
+        const result = [];
+        for (let k = 0; k < len; k++) {
+          const value = this[k];
+          if (value === undefined && !(k in this)) continue;
+          if (thisArg === undefined ? callback(value, k, this) : apply(callback, thisArg, [value, k, this])) result[result.length] = value;
+        }
+        return result;
+      },
+    };
+    for (const name of ["slice", "map", "filter"]) {
+      defineProperty(arrayProto, name, { value: methods[name], writable: true, enumerable: false, configurable: true });
+    }
+  }
   function tamedFreeze(object, everything) {
     if (!object || Object.isFrozen(object) || SPECIES.indexOf(object) >= 0) return;
+    const alsoOverridden = OVERRIDDEN_ON.get(object);
     for (const name of ownNames(object)) {
-      if (!everything && !OVERRIDDEN.has(name) && !WATCHED.has(object)) continue;
+      if (!everything && !OVERRIDDEN.has(name) && !WATCHED.has(object) && !(alsoOverridden && alsoOverridden.has(name))) continue;
       const d = getDescriptor(object, name);
       if (!d.configurable || !("value" in d)) continue;
-      const value = d.value;
-      defineProperty(object, name, {
-        enumerable: d.enumerable, configurable: false, get: function () { return value; },
-        set: function (v) {
-          if (this === object) return record("tampering", String(name));
-          defineProperty(this, name, { value: v, writable: true, enumerable: true, configurable: true });
-        },
-      });
+      defineProperty(object, name, overridableLock(object, name, d));
     }
     freeze(object);
   }
