@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
-JS_DIR := envs/watercolour_env/server/js
+JS_DIR := envs/watercolour_env/server/sandbox/js
 APT_PACKAGES := chromium libegl-mesa0 libgl1-mesa-dri fonts-dejavu-core
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The CPU build of torch; on machines of this kind pip takes it from local disk.

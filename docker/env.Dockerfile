@@ -9,8 +9,8 @@ RUN apt-get update \
 RUN useradd -m -u 1000 user
 WORKDIR /home/user/app
 
-COPY --chown=user envs/watercolour_env/server/js/package.json envs/watercolour_env/server/js/package-lock.json envs/watercolour_env/server/js/
-RUN npm ci --prefix envs/watercolour_env/server/js --no-audit --no-fund
+COPY --chown=user envs/watercolour_env/server/sandbox/js/package.json envs/watercolour_env/server/sandbox/js/package-lock.json envs/watercolour_env/server/sandbox/js/
+RUN npm ci --prefix envs/watercolour_env/server/sandbox/js --no-audit --no-fund
 
 COPY --chown=user pyproject.toml README.md ./
 COPY --chown=user envs envs

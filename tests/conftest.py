@@ -1,22 +1,29 @@
-"""Shared fixtures: the example sketches, a real renderer and a real environment server."""
+"""Shared fixtures and helpers: the example sketches, test images, a real renderer, a real
+environment server and the `watercolour` command."""
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import io
 import json
 import socket
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
+from PIL import Image
 
 REPO = Path(__file__).resolve().parents[1]
 
 # The HPSv3 scorer's tests need its own venv (transformers 4.45.2); `make test` runs them there.
 collect_ignore = ["hpsv3_space"]
 EXAMPLES = REPO / "examples" / "sketches"
+WATERCOLOUR = str(Path(sys.executable).parent / "watercolour")
 
 
 def example(name: str) -> str:
@@ -29,18 +36,38 @@ def expected_outcomes() -> dict[str, dict]:
     return json.loads((EXAMPLES / "expected.json").read_text())
 
 
+def png_of(kind: str) -> bytes:
+    """A 600x600 test image: blank paper, a grey square, or colourful stripes."""
+    img = np.full((600, 600, 3), (250, 246, 238), dtype=np.uint8)
+    if kind == "grey":
+        img[200:400, 200:400] = (120, 120, 120)
+    elif kind == "stripes":
+        colours = [(230, 60, 60), (60, 160, 60), (60, 60, 220), (240, 200, 40)]
+        for i, c in enumerate(colours):
+            img[100 + 100 * i : 160 + 100 * i, 50:550] = c
+    buf = io.BytesIO()
+    Image.fromarray(img).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def episode(url: str, *args: str) -> subprocess.CompletedProcess:
+    """`watercolour episode` on the hibiscus example against the server at `url`."""
+    command = [WATERCOLOUR, "episode", str(EXAMPLES / "hibiscus.js"), "--env-url", url, *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+
 @functools.cache
 def starter_scorer():
     """The embedded scorer fitted on the starter pool (once per test session)."""
-    from watercolour_env.server.embedded_scorer import EmbeddedScorer
-    from watercolour_env.server.pool import STARTER_POOL, Pool
+    from watercolour_env.pool import STARTER_POOL, Pool
+    from watercolour_env.server.reward.embedded import EmbeddedScorer
 
     return EmbeddedScorer.fit(Pool.load(str(STARTER_POOL)), folds=0)
 
 
 @pytest.fixture(scope="session")
 def renderer():
-    from watercolour_env.server.render import Renderer
+    from watercolour_env.server.sandbox.renderer import Renderer
 
     with Renderer(workers=2, deadline_s=20) as r:
         yield r

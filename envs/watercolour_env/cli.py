@@ -46,7 +46,7 @@ def render(
     deadline_s: float = typer.Option(20.0, help="Seconds before the render is abandoned."),
 ) -> None:
     """Render one sketch to a 600x600 PNG and print the result as JSON."""
-    from watercolour_env.server.render import Renderer
+    from watercolour_env.server.sandbox.renderer import Renderer
     from watercolour_env.server.settings import load_settings
 
     settings = load_settings()
@@ -141,8 +141,8 @@ def pool_render(
     seed: int = typer.Option(0, help="Render seed of new paintings."),
 ) -> None:
     """Render every sketch of a pool folder (parallel, resumable) and update pool.jsonl."""
-    from watercolour_env.server.pool_tools import render_folder
-    from watercolour_env.server.render import Renderer
+    from watercolour_env.pool.render import render_folder
+    from watercolour_env.server.sandbox.renderer import Renderer
     from watercolour_env.server.settings import load_settings
 
     settings = load_settings()
@@ -161,7 +161,7 @@ def pool_rate(
     """Rate a pool in the browser: 1 love, 2 okay, 3 nope, u undo, s skip; saved on every key."""
     import uvicorn
 
-    from watercolour_env.server.pool_rating import rating_app
+    from watercolour_env.pool.rating import rating_app
 
     typer.echo(f"Open http://127.0.0.1:{port}/ to rate {folder}; Ctrl+C to stop (ratings are already saved).")
     uvicorn.run(rating_app(folder), host="127.0.0.1", port=port, log_level="warning")
@@ -183,8 +183,8 @@ def pool_generate(
 
     from openai import OpenAI
 
-    from watercolour_env.server.pool_generate import Generator
-    from watercolour_env.server.render import Renderer
+    from watercolour_env.pool.generate import Generator
+    from watercolour_env.server.sandbox.renderer import Renderer
 
     client = OpenAI(base_url=base_url, api_key=os.environ.get(api_key_env, "none"), max_retries=3, timeout=300)
     with Renderer() as renderer:
@@ -209,9 +209,9 @@ def pool_calibrate(
 
     from openai import OpenAI
 
-    from watercolour_env.server.judge import PairwiseJudge
-    from watercolour_env.server.pool import Pool
-    from watercolour_env.server.pool_calibrate import calibrate, rollout_paintings, write_report
+    from watercolour_env.pool import Pool
+    from watercolour_env.pool.calibrate import calibrate, rollout_paintings, write_report
+    from watercolour_env.server.reward.judge import PairwiseJudge
 
     client = OpenAI(base_url=base_url, api_key=os.environ.get(api_key_env, "none"), max_retries=3, timeout=120)
     results = calibrate(Pool.load(pool), rollout_paintings(rollouts, limit), PairwiseJudge(client, judge_model))
@@ -230,7 +230,7 @@ def pool_push(
     private: bool = typer.Option(False, help="Create the dataset private."),
 ) -> None:
     """Upload a pool as a Hugging Face dataset with its card (token from HF_TOKEN or the cache)."""
-    from watercolour_env.server.pool_hub import push
+    from watercolour_env.pool.hub import push
 
     files = push(folder, repo_id, dry_run=dry_run, private=private)
     where = dry_run if dry_run is not None else f"https://huggingface.co/datasets/{repo_id}"
@@ -243,8 +243,8 @@ def pool_pull(
     folder: Path = typer.Argument(..., file_okay=False, help="Where to write the pool folder."),
 ) -> None:
     """Download a pool dataset into a pool folder (images, sketches, pool.jsonl)."""
-    from watercolour_env.server.pool import Pool
-    from watercolour_env.server.pool_hub import write_folder
+    from watercolour_env.pool import Pool
+    from watercolour_env.pool.hub import write_folder
 
     repo, _, revision = spec.partition("@")
     pool = Pool.from_hub(repo, revision or None)
@@ -257,7 +257,7 @@ def pool_sheet(
     folder: Path = typer.Argument(..., exists=True, file_okay=False, help="A rendered pool folder."),
 ) -> None:
     """Write a contact sheet per tier and summary statistics under FOLDER/sheets/."""
-    from watercolour_env.server.pool_tools import contact_sheets
+    from watercolour_env.pool.render import contact_sheets
 
     summary = contact_sheets(folder)
     typer.echo(json.dumps(summary, indent=2))

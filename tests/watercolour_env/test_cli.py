@@ -1,21 +1,12 @@
 """The `watercolour episode` command against the real server: output, weights, exit codes."""
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-from tests.conftest import EXAMPLES
+from tests.conftest import episode
 
 pytestmark = [pytest.mark.server, pytest.mark.browser]
-WATERCOLOUR = str(Path(sys.executable).parent / "watercolour")
-
-
-def episode(url: str, *args: str) -> subprocess.CompletedProcess:
-    command = [WATERCOLOUR, "episode", str(EXAMPLES / "hibiscus.js"), "--env-url", url, *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=120)
 
 
 def test_an_episode_prints_its_observation_with_the_weights_asked_for(server_url):

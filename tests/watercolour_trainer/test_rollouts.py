@@ -1,6 +1,6 @@
 import csv
 
-from tests.watercolour_env.server.test_embedded_scorer import png_of
+from tests.conftest import png_of
 from watercolour_trainer.rollouts import Rollout, RolloutLog, curve_rows
 
 

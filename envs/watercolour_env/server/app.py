@@ -11,12 +11,12 @@ from openenv.core.env_server.http_server import create_app
 
 from watercolour_env.errors import ConfigError
 from watercolour_env.models import WatercolourAction, WatercolourObservation, WatercolourState
-from watercolour_env.server.embedded_scorer import EmbeddedScorer
-from watercolour_env.server.hpsv3_client import HPSv3Client
-from watercolour_env.server.judge import PairwiseJudge
-from watercolour_env.server.pool import Pool
-from watercolour_env.server.render import Renderer
-from watercolour_env.server.rubric import Rubric
+from watercolour_env.pool import Pool
+from watercolour_env.server.reward.embedded import EmbeddedScorer
+from watercolour_env.server.reward.hpsv3 import HPSv3Client
+from watercolour_env.server.reward.judge import PairwiseJudge
+from watercolour_env.server.reward.rubric import Rubric
+from watercolour_env.server.sandbox.renderer import Renderer
 from watercolour_env.server.settings import Settings, load_settings
 from watercolour_env.server.watercolour_environment import WatercolourEnvironment
 

@@ -9,12 +9,12 @@ from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from watercolour_env.errors import ConfigError
+from watercolour_env.pool import STARTER_POOL, Tier
 from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR
-from watercolour_env.server.hpsv3_client import DEFAULT_PROMPT as HPSV3_DEFAULT_PROMPT
-from watercolour_env.server.judge import HIBISCUS_CRITERIA
-from watercolour_env.server.pool import STARTER_POOL, Tier
 from watercolour_env.server.prompt import DEFAULT_SUBJECT
-from watercolour_env.server.rubric import (
+from watercolour_env.server.reward.hpsv3 import DEFAULT_PROMPT as HPSV3_DEFAULT_PROMPT
+from watercolour_env.server.reward.judge import HIBISCUS_CRITERIA
+from watercolour_env.server.reward.rubric import (
     LENGTH_RAMP_FULL_TOKENS,
     LENGTH_RAMP_START_TOKENS,
     LENGTH_RUNAWAY_TOKENS,
@@ -40,7 +40,7 @@ class Settings(BaseSettings):
     render_deadline_s: float = Field(20.0, gt=0, le=300)
     render_max_queue: int = Field(64, ge=0)
     chromium_path: str = "/usr/bin/chromium"
-    render_network_namespace: Literal["auto", "on", "off"] = "auto"  # see server/netns.py
+    render_network_namespace: Literal["auto", "on", "off"] = "auto"  # see server/sandbox/netns.py
     max_concurrent_envs: int = Field(64, ge=1)
     default_subject: str = DEFAULT_SUBJECT
     paint_floor: float = Field(DEFAULT_PAINT_FLOOR, ge=0, le=1)

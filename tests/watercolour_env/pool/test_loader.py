@@ -10,8 +10,8 @@ from PIL import Image
 
 from tests.conftest import EXAMPLES
 from watercolour_env.errors import ConfigError
-from watercolour_env.server.pool import Pool, Tier, read_manifest, write_manifest
-from watercolour_env.server.pool_tools import contact_sheets, render_folder
+from watercolour_env.pool import Pool, Tier, read_manifest, write_manifest
+from watercolour_env.pool.render import contact_sheets, render_folder
 
 pytestmark = pytest.mark.browser
 
@@ -112,7 +112,7 @@ def test_contact_sheets_show_each_tier_with_counts_and_coverage(rendered):
 
 
 def test_the_starter_pool_loads_with_enough_paintings_in_every_tier():
-    from watercolour_env.server.pool import STARTER_POOL
+    from watercolour_env.pool import STARTER_POOL
 
     counts = Pool.load(str(STARTER_POOL)).counts()
     assert counts["love"] >= 15 and counts["okay"] >= 20 and counts["nope"] >= 15

@@ -14,11 +14,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from watercolour_env.errors import ConfigError
-from watercolour_env.server.embedded_scorer import EmbeddedScorer
+from watercolour_env.pool import Pool, Tier
 from watercolour_env.server.gate import GateResult
-from watercolour_env.server.hpsv3_client import HPSv3Client
-from watercolour_env.server.judge import PairwiseJudge, draw_references
-from watercolour_env.server.pool import Pool, Tier
+from watercolour_env.server.reward.embedded import EmbeddedScorer
+from watercolour_env.server.reward.hpsv3 import HPSv3Client
+from watercolour_env.server.reward.judge import PairwiseJudge, draw_references
 from watercolour_env.terms import RewardComponent, ScoreStatus
 
 LENGTH_RAMP_START_TOKENS = 150

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image
 
-from watercolour_env.server.pool import Pool, Tier
-from watercolour_env.server.render import PAINT_DELTA
+from watercolour_env.pool import Pool, Tier
+from watercolour_env.server.sandbox.renderer import PAINT_DELTA
 
 log = logging.getLogger(__name__)
 

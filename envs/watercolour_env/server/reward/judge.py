@@ -20,7 +20,7 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from watercolour_env.server.pool import Pool, Reference, Tier
+from watercolour_env.pool import Pool, Reference, Tier
 
 log = logging.getLogger(__name__)
 

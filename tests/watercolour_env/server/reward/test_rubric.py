@@ -3,8 +3,8 @@ import pytest
 from tests.conftest import example, starter_scorer
 from watercolour_env.models import ScoreStatus
 from watercolour_env.server.gate import GateResult, check_source
-from watercolour_env.server.render import RenderResult, RenderStatus
-from watercolour_env.server.rubric import Rubric, RubricWeights, length_score
+from watercolour_env.server.reward.rubric import Rubric, RubricWeights, length_score
+from watercolour_env.server.sandbox.renderer import RenderResult, RenderStatus
 
 
 @pytest.mark.parametrize(
@@ -41,7 +41,7 @@ def test_a_gate_failure_scores_the_fail_reward_and_skips_the_scorers():
 
 
 def test_a_passed_reply_sums_weighted_components(tmp_path):
-    from tests.watercolour_env.server.test_embedded_scorer import png_of
+    from tests.conftest import png_of
 
     source = check_source(example("hibiscus.js"))
     render = RenderResult(RenderStatus.OK, png=png_of("stripes"), paint_fraction=0.5, finished=True)

@@ -36,6 +36,7 @@ def loopback_up() -> None:
 
 
 def pump(source: socket.socket, sink: socket.socket) -> None:
+    """Copies `source` to `sink` until `source` ends, then half-closes both."""
     try:
         while data := source.recv(65536):
             sink.sendall(data)
@@ -50,6 +51,7 @@ def pump(source: socket.socket, sink: socket.socket) -> None:
 
 
 def relay(client: socket.socket, path: str) -> None:
+    """Carries one TCP connection to the Unix socket `path` and back."""
     upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         upstream.connect(path)
@@ -66,12 +68,14 @@ def relay(client: socket.socket, path: str) -> None:
 
 
 def serve(listener: socket.socket, path: str) -> None:
+    """Relays every connection `listener` accepts, each on its own thread."""
     while True:
         client, _ = listener.accept()
         threading.Thread(target=relay, args=(client, path), daemon=True).start()
 
 
 def main(argv: list[str]) -> None:
+    """See the module docstring; never returns (it becomes Chromium or the relay)."""
     split = argv.index("--")
     socket_dir, ports, command = argv[0], argv[1:split], argv[split + 1 :]
     loopback_up()

@@ -6,7 +6,7 @@ import functools
 import re
 from pathlib import Path
 
-from watercolour_env.server.library_server import DEFAULT_JS_DIR
+from watercolour_env.server.sandbox.library_server import DEFAULT_JS_DIR
 
 _EXPORTS = re.compile(r"export\s*\{([^}]*)\}\s*;?\s*(?://# sourceMappingURL=\S*\s*)?$")
 

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import example
-from watercolour_env.server.render import Renderer, RenderStatus
+from watercolour_env.server.sandbox.renderer import Renderer, RenderStatus
 
 pytestmark = pytest.mark.browser
 
-HOSTILE = Path(__file__).resolve().parents[2] / "fixtures" / "sketches" / "hostile"
+HOSTILE = Path(__file__).resolve().parents[3] / "fixtures" / "sketches" / "hostile"
 EXPECTED = json.loads((HOSTILE / "expected.json").read_text())
 DEADLINE_S = 4.0
 
@@ -47,7 +47,9 @@ def test_each_hostile_sketch_is_contained_and_reported(contained, name, expected
         assert expected["detail"] in result.detail
     if "detail_if_sketch_error" in expected and result.status is RenderStatus.SKETCH_ERROR:
         assert expected["detail_if_sketch_error"] in result.detail
-    assert [kind for kind, _ in result.violations] in expected.get("violations_one_of", [expected.get("violations", [])])
+    assert [kind for kind, _ in result.violations] in expected.get(
+        "violations_one_of", [expected.get("violations", [])]
+    )
     if result.status is RenderStatus.TIMEOUT:
         assert DEADLINE_S * 1000 <= result.elapsed_ms < DEADLINE_S * 1000 + 8000
     if result.status is RenderStatus.OK:

@@ -65,8 +65,8 @@ import numpy as np
 from PIL import Image
 
 from watercolour_env.errors import RenderError
-from watercolour_env.server.library_server import DEFAULT_JS_DIR, LibraryServer
-from watercolour_env.server import netns
+from watercolour_env.server.sandbox import netns
+from watercolour_env.server.sandbox.library_server import DEFAULT_JS_DIR, LibraryServer
 
 log = logging.getLogger(__name__)
 
@@ -383,7 +383,9 @@ class Renderer:
                     "to render with Chromium's own network flags alone"
                 )
             if reason:
-                log.warning("renderer: no network namespace (%s); Chromium's network flags alone keep renders offline", reason)
+                log.warning(
+                    "renderer: no network namespace (%s); Chromium's network flags alone keep renders offline", reason
+                )
             self.network_isolation = "flags"
             return
         self._wrapper_dir = Path(tempfile.mkdtemp(prefix="watercolour-netns-"))
@@ -479,7 +481,12 @@ class Renderer:
         probe = await self._pages.get()
         self.renderer_string = await probe.evaluate(RENDERER_JS)
         self._pages.put_nowait(probe)
-        log.info("renderer: %d workers on %s, network closed by %s", self.workers, self.renderer_string, self.network_isolation)
+        log.info(
+            "renderer: %d workers on %s, network closed by %s",
+            self.workers,
+            self.renderer_string,
+            self.network_isolation,
+        )
 
     async def _new_page(self):  # noqa: ANN202
         context = await self._browser.new_context(viewport={"width": CANVAS_PX, "height": CANVAS_PX})

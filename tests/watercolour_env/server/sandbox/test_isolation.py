@@ -19,9 +19,9 @@ import pytest
 
 from tests.conftest import REPO
 from watercolour_env.errors import RenderError
-from watercolour_env.server import render
-from watercolour_env.server.library_server import LibraryServer
-from watercolour_env.server.render import Renderer, RenderStatus
+from watercolour_env.server.sandbox import renderer as render
+from watercolour_env.server.sandbox.library_server import LibraryServer
+from watercolour_env.server.sandbox.renderer import Renderer, RenderStatus
 
 pytestmark = pytest.mark.browser
 
@@ -143,13 +143,18 @@ def test_chromium_sees_only_loopback_with_no_route_anywhere():
     # own: its one interface is loopback, and it has no route
     with Renderer(workers=1, network_namespace="on") as renderer:
         assert renderer.network_isolation == "namespace"
-        assert renderer.render((REPO / "examples" / "sketches" / "trivial.js").read_text(), seed=1).status is RenderStatus.OK
+        assert (
+            renderer.render((REPO / "examples" / "sketches" / "trivial.js").read_text(), seed=1).status
+            is RenderStatus.OK
+        )
         processes = chromium_processes()
         assert len(processes) >= 3  # the browser, its GPU process, a renderer at least
         ours = os.readlink("/proc/self/ns/net")
         for process in processes:
             assert os.readlink(f"/proc/{process.pid}/ns/net") != ours
-            interfaces = [line.split(":")[0].strip() for line in Path(f"/proc/{process.pid}/net/dev").read_text().splitlines()[2:]]
+            interfaces = [
+                line.split(":")[0].strip() for line in Path(f"/proc/{process.pid}/net/dev").read_text().splitlines()[2:]
+            ]
             assert interfaces == ["lo"]
             assert Path(f"/proc/{process.pid}/net/route").read_text().splitlines()[1:] == []
 
@@ -173,7 +178,10 @@ def test_a_machine_without_namespaces_renders_with_the_flags_alone_and_says_so(m
     monkeypatch.setenv("PATH", "/nonexistent")  # no `unshare` to be found
     with caplog.at_level("WARNING"), Renderer(workers=1) as renderer:
         assert renderer.network_isolation == "flags"
-        assert renderer.render((REPO / "examples" / "sketches" / "trivial.js").read_text(), seed=1).status is RenderStatus.OK
+        assert (
+            renderer.render((REPO / "examples" / "sketches" / "trivial.js").read_text(), seed=1).status
+            is RenderStatus.OK
+        )
     assert any("no network namespace" in r.getMessage() and "unshare" in r.getMessage() for r in caplog.records)
 
 

@@ -1,27 +1,10 @@
-import io
-
 import numpy as np
 import pytest
-from PIL import Image
 
-from tests.conftest import starter_scorer
-from watercolour_env.server.embedded_scorer import FEATURES, fit_bradley_terry, image_features, tier_pairs
-from watercolour_env.server.pool import STARTER_POOL, Pool, Tier
-from watercolour_env.server.render import paint_fraction
-
-
-def png_of(kind: str) -> bytes:
-    """A 600x600 test image: blank paper, a grey square, or colourful stripes."""
-    img = np.full((600, 600, 3), (250, 246, 238), dtype=np.uint8)
-    if kind == "grey":
-        img[200:400, 200:400] = (120, 120, 120)
-    elif kind == "stripes":
-        colours = [(230, 60, 60), (60, 160, 60), (60, 60, 220), (240, 200, 40)]
-        for i, c in enumerate(colours):
-            img[100 + 100 * i : 160 + 100 * i, 50:550] = c
-    buf = io.BytesIO()
-    Image.fromarray(img).save(buf, format="PNG")
-    return buf.getvalue()
+from tests.conftest import png_of, starter_scorer
+from watercolour_env.pool import STARTER_POOL, Pool, Tier
+from watercolour_env.server.reward.embedded import FEATURES, fit_bradley_terry, image_features, tier_pairs
+from watercolour_env.server.sandbox.renderer import paint_fraction
 
 
 def test_paint_fraction_counts_pixels_that_differ_from_the_paper():
@@ -61,7 +44,7 @@ def test_the_starter_scorer_orders_the_tiers_and_scores_in_the_unit_interval():
 
 @pytest.mark.slow
 def test_held_out_pairwise_accuracy_beats_chance_clearly():
-    from watercolour_env.server.embedded_scorer import EmbeddedScorer
+    from watercolour_env.server.reward.embedded import EmbeddedScorer
 
     scorer = EmbeddedScorer.fit(Pool.load(str(STARTER_POOL)), folds=5)
     assert scorer.holdout_accuracy > 0.7  # measured 0.82 (docs/LOG.md)

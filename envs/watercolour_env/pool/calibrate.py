@@ -14,8 +14,8 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from watercolour_env.server.judge import PairwiseJudge
-from watercolour_env.server.pool import Pool, Tier
+from watercolour_env.pool import Pool, Tier
+from watercolour_env.server.reward.judge import PairwiseJudge
 
 
 @dataclass

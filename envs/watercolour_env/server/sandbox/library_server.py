@@ -67,7 +67,7 @@ def library_files(js_dir: Path) -> dict[str, Path]:
     if missing:
         raise FileNotFoundError(
             f"render libraries missing: {', '.join(missing)}; run `make install` "
-            "(npm ci in envs/watercolour_env/server/js)"
+            "(npm ci in envs/watercolour_env/server/sandbox/js)"
         )
     return files
 
@@ -101,8 +101,11 @@ class LibraryServer:
         self.ports = [h.server_address[1] for h in self._servers]
 
     def serve_unix(self, directory: Path) -> None:
-        """Also answers on the Unix sockets `directory/<port>`, one per port, for a browser in a
-        network namespace of its own (netns.py), which reaches no TCP port of this process."""
+        """Also answers on the Unix sockets `directory/<port>`, one per port.
+
+        For a browser in a network namespace of its own (netns.py), which reaches no TCP port of
+        this process.
+        """
         handler = self._handler_class()
         for port in self.ports:
             httpd = socketserver.ThreadingUnixStreamServer(str(directory / str(port)), handler)

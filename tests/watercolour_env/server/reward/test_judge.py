@@ -1,69 +1,15 @@
 """The pairwise judge against a local server speaking the OpenAI chat protocol, from a script:
 a judge with a real preference, one with only position bias, malformed JSON, 5xx and timeouts."""
 
-import base64
-import time
+import functools
 
 import pytest
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
 from openai import OpenAI
 
 from tests.conftest import serving
-from watercolour_env.server.judge import ComparisonStatus, PairwiseJudge, draw_references, parse_verdict
-from watercolour_env.server.pool import STARTER_POOL, Pool, Tier
-
-POOL = Pool.load(str(STARTER_POOL))
-CANDIDATE = POOL.tier(Tier.NOPE)[0].png
-
-
-def reply(text: str, model: str) -> dict:
-    return {
-        "id": "chatcmpl-1",
-        "object": "chat.completion",
-        "created": int(time.time()),
-        "model": model,
-        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
-    }
-
-
-def scripted_judge(calls: list[str]) -> FastAPI:
-    app = FastAPI()
-    candidate_url = "data:image/png;base64," + base64.b64encode(CANDIDATE).decode()
-
-    @app.post("/v1/chat/completions")
-    async def chat(request: Request):
-        body = await request.json()
-        model = body["model"]
-        calls.append(model)
-        first_image = body["messages"][0]["content"][0]["image_url"]["url"]
-        candidate_letter = "A" if first_image == candidate_url else "B"
-        schema = body.get("response_format", {}).get("json_schema", {}).get("schema")
-        if model == "refuses-structured" and schema is not None:
-            calls.append("refused")
-            return JSONResponse({"error": {"message": "response_format is not supported"}}, status_code=400)
-        if model == "needs-structured":  # answers in the schema only when it was asked for
-            if schema is None or list(schema["properties"]) != ["winner", "reason"]:
-                return reply("The first one, because", model)
-            return reply(f'{{"winner": "{candidate_letter}", "reason": "constrained"}}', model)
-        if model == "prefers-candidate":
-            return reply(f'{{"winner": "{candidate_letter}", "reason": "richer washes"}}', model)
-        if model == "prefers-reference":
-            other = "B" if candidate_letter == "A" else "A"
-            return reply(f'```json\n{{"winner": "{other}", "reason": "a real flower"}}\n```', model)
-        if model == "position-bias":
-            return reply('{"winner": "A", "reason": "the first one"}', model)
-        if model == "malformed":
-            return reply("Both are lovely, I could not choose.", model)
-        if model == "flaky" and calls.count("flaky") % 2 == 1:
-            return JSONResponse({"error": {"message": "overloaded"}}, status_code=503)
-        if model == "flaky":
-            return reply(f'{{"winner": "{candidate_letter}", "reason": "ok"}}', model)
-        if model == "slow":
-            time.sleep(3)
-        return reply('{"winner": "A"}', model)
-
-    return app
+from tests.watercolour_env.server.reward.conftest import candidate_png, passed_gate, scripted_judge, starter_pool
+from watercolour_env.pool import Pool, Tier
+from watercolour_env.server.reward.judge import ComparisonStatus, PairwiseJudge, draw_references, parse_verdict
 
 
 @pytest.fixture(scope="module")
@@ -77,68 +23,70 @@ def judge(url: str, model: str, retries: int = 0, timeout_s: float = 10) -> Pair
     return PairwiseJudge(OpenAI(base_url=url, api_key="test", max_retries=retries, timeout=timeout_s), model)
 
 
-REFERENCES = draw_references(POOL, 4, seed=7)
+@functools.cache
+def references():
+    return draw_references(starter_pool(), 4, seed=7)
 
 
 def test_references_are_half_love_half_okay_and_the_same_for_the_same_seed():
-    assert [r.tier for r in REFERENCES].count(Tier.LOVE) == 2
-    assert [r.tier for r in REFERENCES].count(Tier.OKAY) == 2
-    assert [r.id for r in draw_references(POOL, 4, seed=7)] == [r.id for r in REFERENCES]
-    assert [r.id for r in draw_references(POOL, 4, seed=8)] != [r.id for r in REFERENCES]
+    assert [r.tier for r in references()].count(Tier.LOVE) == 2
+    assert [r.tier for r in references()].count(Tier.OKAY) == 2
+    assert [r.id for r in draw_references(starter_pool(), 4, seed=7)] == [r.id for r in references()]
+    assert [r.id for r in draw_references(starter_pool(), 4, seed=8)] != [r.id for r in references()]
 
 
 def test_a_judge_that_prefers_the_candidate_in_both_orders_scores_one(endpoint):
     url, _ = endpoint
-    score = judge(url, "prefers-candidate").score(CANDIDATE, REFERENCES)
+    score = judge(url, "prefers-candidate").score(candidate_png(), references())
     assert score.value == 1.0
     assert len(score.comparisons) == 8 and {c.candidate_first for c in score.comparisons} == {True, False}
 
 
 def test_a_fenced_verdict_for_the_reference_scores_zero(endpoint):
     url, _ = endpoint
-    assert judge(url, "prefers-reference").score(CANDIDATE, REFERENCES).value == 0.0
+    assert judge(url, "prefers-reference").score(candidate_png(), references()).value == 0.0
 
 
 def test_position_bias_alone_becomes_a_tie_worth_one_half(endpoint):
     url, _ = endpoint
     # "A" every time: the candidate wins when shown first and loses when shown second
-    assert judge(url, "position-bias").score(CANDIDATE, REFERENCES).value == 0.5
+    assert judge(url, "position-bias").score(candidate_png(), references()).value == 0.5
 
 
 def test_a_judge_that_never_gives_a_verdict_is_unavailable_not_zero(endpoint):
     url, _ = endpoint
-    score = judge(url, "malformed").score(CANDIDATE, REFERENCES[:1])
+    score = judge(url, "malformed").score(candidate_png(), references()[:1])
     assert score.value is None and not score.available
     assert {c.status for c in score.comparisons} == {ComparisonStatus.MALFORMED}
 
 
 def test_5xx_answers_are_retried_by_the_client(endpoint):
     url, calls = endpoint
-    score = judge(url, "flaky", retries=2).score(CANDIDATE, REFERENCES[:1])
+    score = judge(url, "flaky", retries=2).score(candidate_png(), references()[:1])
     assert score.value == 1.0
     assert calls.count("flaky") == 4  # each of the two comparisons failed once, then resolved
 
 
 def test_a_timeout_fails_the_comparison_and_leaves_the_judge_unavailable(endpoint):
     url, _ = endpoint
-    score = judge(url, "slow", timeout_s=0.5).score(CANDIDATE, REFERENCES[:1])
+    score = judge(url, "slow", timeout_s=0.5).score(candidate_png(), references()[:1])
     assert score.value is None
     assert {c.status for c in score.comparisons} == {ComparisonStatus.FAILED}
 
 
 def test_structured_output_is_asked_for_with_the_winner_first(endpoint):
     url, _ = endpoint
-    assert judge(url, "needs-structured").score(CANDIDATE, POOL.tier(Tier.LOVE)[:1]).value == 1.0
+    assert judge(url, "needs-structured").score(candidate_png(), starter_pool().tier(Tier.LOVE)[:1]).value == 1.0
     unstructured = PairwiseJudge(OpenAI(base_url=url, api_key="t", max_retries=0), "needs-structured",
                                  structured_output=False)  # fmt: skip
-    assert unstructured.score(CANDIDATE, POOL.tier(Tier.LOVE)[:1]).value is None
+    assert unstructured.score(candidate_png(), starter_pool().tier(Tier.LOVE)[:1]).value is None
 
 
 def test_an_endpoint_that_refuses_structured_output_is_asked_again_without_it(endpoint):
     url, calls = endpoint
     before = calls.count("refused")
     j = PairwiseJudge(OpenAI(base_url=url, api_key="t", max_retries=0), "refuses-structured", max_concurrency=1)
-    assert j.score(CANDIDATE, POOL.tier(Tier.LOVE)[:2]).value == 0.5  # answers "A" always: a tie
+    assert j.score(candidate_png(), starter_pool().tier(Tier.LOVE)[:2]).value == 0.5  # answers "A" always: a tie
     assert j.structured_output is False
     assert calls.count("refused") - before == 1  # asked once, then never again
 
@@ -159,19 +107,12 @@ def test_the_verdict_parser_is_strict(text, expected):
 
 def rubric_with_judge(url: str, model: str):
     from tests.conftest import starter_scorer
-    from watercolour_env.server.rubric import Rubric, RubricWeights
+    from watercolour_env.server.reward.rubric import Rubric, RubricWeights
 
     weights = RubricWeights(gate=0.05, length=0.05, embedded=0.3, judge=0.6)
-    return Rubric(weights, scorer=starter_scorer(), judge=judge(url, model), pool=POOL, references_per_episode=2)
-
-
-def passed_gate():
-    from watercolour_env.server.gate import GateResult, check_source
-    from watercolour_env.server.render import RenderResult, RenderStatus
-
-    source = check_source((STARTER_POOL / "sketches" / "bloom-01.js").read_text())
-    render = RenderResult(RenderStatus.OK, png=CANDIDATE, paint_fraction=0.1, finished=True)
-    return GateResult(True, [], source.sketch, source.inventory, render)
+    return Rubric(
+        weights, scorer=starter_scorer(), judge=judge(url, model), pool=starter_pool(), references_per_episode=2
+    )
 
 
 def test_the_rubric_adds_the_judges_share_of_wins_with_its_weight(endpoint):
@@ -201,13 +142,13 @@ def test_a_judge_weight_for_inference_providers_without_a_token_refuses_to_start
 
 
 def test_calibration_reports_each_references_win_rate_hardest_first(endpoint, tmp_path):
-    from watercolour_env.server.pool_calibrate import calibrate, rollout_paintings, write_report
+    from watercolour_env.pool.calibrate import calibrate, rollout_paintings, write_report
 
     (tmp_path / "paintings").mkdir()
-    for i, ref in enumerate(POOL.tier(Tier.NOPE)[:2]):
+    for i, ref in enumerate(starter_pool().tier(Tier.NOPE)[:2]):
         (tmp_path / "paintings" / f"step0001-g00-p{i:02d}.png").write_bytes(ref.png)
     paintings = rollout_paintings(tmp_path)
-    small_pool = Pool(POOL.tier(Tier.LOVE)[:2] + POOL.tier(Tier.OKAY)[:1], source="test")
+    small_pool = Pool(starter_pool().tier(Tier.LOVE)[:2] + starter_pool().tier(Tier.OKAY)[:1], source="test")
     url, _ = endpoint
     # "position-bias" always says A: every reference splits, 0.5 each
     results = calibrate(small_pool, paintings, judge(url, "position-bias"))

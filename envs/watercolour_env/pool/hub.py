@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from watercolour_env.server.pool import Pool, PoolRow, write_manifest
+from watercolour_env.pool import Pool, PoolRow, write_manifest
 
 log = logging.getLogger(__name__)
 

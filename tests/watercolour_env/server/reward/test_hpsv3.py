@@ -10,12 +10,12 @@ import pytest
 from fastapi import FastAPI, Request
 
 from tests.conftest import example, expected_outcomes, serving
-from tests.watercolour_env.server.test_judge import CANDIDATE, POOL, passed_gate, reply, scripted_judge
+from tests.watercolour_env.server.reward.conftest import candidate_png, passed_gate, reply, scripted_judge, starter_pool
 from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
 from watercolour_env.models import ScoreStatus
-from watercolour_env.server.hpsv3_client import HPSv3Client
-from watercolour_env.server.judge import PairwiseJudge
-from watercolour_env.server.rubric import PRESETS, Rubric
+from watercolour_env.server.reward.hpsv3 import HPSv3Client
+from watercolour_env.server.reward.judge import PairwiseJudge
+from watercolour_env.server.reward.rubric import PRESETS, Rubric
 
 pytestmark = pytest.mark.server
 
@@ -29,20 +29,20 @@ def dead_url() -> str:
 
 def test_the_client_gets_mu_sigma_and_the_bounded_score(hpsv3_space):
     url, token = hpsv3_space
-    verdict = HPSv3Client(url, token).score(CANDIDATE)
+    verdict = HPSv3Client(url, token).score(candidate_png())
     assert verdict.available and 0.0 < verdict.value < 1.0 and verdict.sigma > 0
     assert verdict.value == pytest.approx(1 / (1 + math.exp(-verdict.mu / 4)))
-    assert HPSv3Client(url, token).score(CANDIDATE).mu == pytest.approx(verdict.mu, abs=1e-6)
+    assert HPSv3Client(url, token).score(candidate_png()).mu == pytest.approx(verdict.mu, abs=1e-6)
 
 
 def test_a_wrong_token_is_unavailable_at_once_not_retried(hpsv3_space):
     url, _ = hpsv3_space
-    verdict = HPSv3Client(url, "wrong", retries=5).score(CANDIDATE)
+    verdict = HPSv3Client(url, "wrong", retries=5).score(candidate_png())
     assert verdict.value is None and verdict.detail.startswith("HTTP 401")
 
 
 def test_an_unreachable_space_is_unavailable_after_its_retries():
-    verdict = HPSv3Client(dead_url(), retries=1).score(CANDIDATE)
+    verdict = HPSv3Client(dead_url(), retries=1).score(candidate_png())
     assert verdict.value is None and "ConnectError" in verdict.detail
 
 
@@ -65,7 +65,7 @@ def test_a_space_still_loading_is_retried_then_unavailable():
     try:
         with serving(create_app(Settings(), loader=never_loads)) as url:
             assert httpx.get(f"{url}/health").json()["status"] == "loading"
-            verdict = HPSv3Client(url, retries=1).score(CANDIDATE)
+            verdict = HPSv3Client(url, retries=1).score(candidate_png())
     finally:
         release.set()
     assert verdict.value is None and verdict.detail.startswith("HTTP 503") and "still loading" in verdict.detail
@@ -116,7 +116,7 @@ def test_hpsv3_and_the_judge_score_the_same_render_concurrently(hpsv3_space):
         judge = PairwiseJudge(
             OpenAI(base_url=f"{judge_url}/v1", api_key="t", max_retries=0), "waits", malformed_retries=0
         )
-        rubric = Rubric(PRESETS["judge-led"], judge=judge, pool=POOL, references_per_episode=1,
+        rubric = Rubric(PRESETS["judge-led"], judge=judge, pool=starter_pool(), references_per_episode=1,
                         hpsv3=HPSv3Client(url, token))  # fmt: skip
         score = rubric.score(passed_gate(), seed=3)
     assert score.reward is not None, score.components
@@ -178,7 +178,7 @@ def test_a_server_whose_space_is_down_reports_infra_error_with_reward_none():
             with WatercolourEnv(base_url=env_url, message_timeout_s=60).sync() as env:
                 env.reset(seed=4)
                 result = env.step(WatercolourAction(reply=example("hibiscus.js")))
-            from tests.watercolour_env.test_cli import episode
+            from tests.conftest import episode
 
             unscored = episode(env_url)  # the command line says so in its exit code
             assert unscored.returncode == 3 and '"status": "infra_error"' in unscored.stdout
@@ -211,5 +211,5 @@ def test_the_space_wants_json():
     from hpsv3_space.app import Settings, create_app
 
     with serving(create_app(Settings(), loader=lambda s: (_ for _ in ()).throw(RuntimeError("no model")))) as url:
-        response = httpx.post(f"{url}/score", files={"file": ("a.png", CANDIDATE, "image/png")})
+        response = httpx.post(f"{url}/score", files={"file": ("a.png", candidate_png(), "image/png")})
     assert response.status_code == 415 and "application/json" in response.text

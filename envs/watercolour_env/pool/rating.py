@@ -16,7 +16,7 @@ from fastapi import FastAPI, HTTPException
 from fastapi.responses import FileResponse, HTMLResponse
 from pydantic import BaseModel
 
-from watercolour_env.server.pool import PoolRow, Tier, read_manifest, write_manifest
+from watercolour_env.pool import PoolRow, Tier, read_manifest, write_manifest
 
 HISTORY = "rating.json"
 

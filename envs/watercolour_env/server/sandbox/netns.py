@@ -39,9 +39,7 @@ def unavailable_reason() -> str | None:
     if unshare is None:
         return "`unshare` (util-linux) is not installed"
     try:
-        done = subprocess.run(
-            [unshare, "--net", "--map-root-user", "true"], capture_output=True, text=True, timeout=10
-        )
+        done = subprocess.run([unshare, "--net", "--map-root-user", "true"], capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.TimeoutExpired) as err:
         return f"`unshare --net --map-root-user` failed: {err}"
     if done.returncode != 0:
@@ -50,8 +48,9 @@ def unavailable_reason() -> str | None:
 
 
 def write_wrapper(directory: Path, chromium_path: str, ports: list[int]) -> Path:
-    """Writes `directory/chromium`, an executable that starts `chromium_path` in a fresh network
-    namespace reaching the library server's `ports` through the Unix sockets `directory/<port>`.
+    """Writes `directory/chromium`: `chromium_path` started in a fresh network namespace.
+
+    Inside it, the library server's `ports` reach the Unix sockets `directory/<port>`.
 
     Returns:
         The wrapper's path, to hand Playwright as the executable.
