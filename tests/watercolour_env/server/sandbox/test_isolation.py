@@ -95,6 +95,15 @@ def test_the_same_sketch_paints_the_same_picture_every_time_in_one_worker(render
     assert all(c.endswith(("=0", "=refused")) for c in channels), channels
 
 
+def test_the_heap_tells_no_render_how_many_ran_before_it(renderer):
+    # before: performance.memory still counted the garbage an earlier render left (the same
+    # sketch painted its circle elsewhere the second time); now there is no performance.memory
+    source = (ISOLATION / "heap_size.js").read_text()
+    first, second = renderer.render(source, seed=1), renderer.render(source, seed=1)
+    assert (first.png, first.js_errors) == (second.png, second.js_errors)
+    assert "usedJSHeapSize" in first.js_errors[0]
+
+
 def test_library_urls_with_a_query_are_not_cached():
     # a query of the sketch's choosing made the HTTP cache say whether an earlier render asked
     library = LibraryServer()
