@@ -22,8 +22,8 @@ from pathlib import Path
 import psutil
 
 from watercolour_env.server.gate import check_source
+from watercolour_env.server.sandbox import Renderer
 from watercolour_env.server.sandbox.brush_api import brush_methods
-from watercolour_env.server.sandbox.renderer import Renderer
 
 REPO = Path(__file__).resolve().parents[1]
 SKETCHES = {"trivial": "trivial.js", "typical": "hibiscus.js", "rich": "rich.js"}

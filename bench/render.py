@@ -22,8 +22,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from watercolour_env.server.sandbox import CANVAS_PX, Renderer, RenderStatus
 from watercolour_env.server.sandbox.library_server import DEFAULT_JS_DIR, STATIC_DIR
-from watercolour_env.server.sandbox.renderer import CANVAS_PX, Renderer, RenderStatus
 
 REPO = Path(__file__).resolve().parents[1]
 SKETCHES = {"trivial": "trivial.js", "typical": "hibiscus.js", "rich": "rich.js"}

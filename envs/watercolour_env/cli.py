@@ -1,4 +1,8 @@
-"""The `watercolour` command: render a sketch, serve the environment, run an episode, train."""
+"""The environment's commands: render a sketch, serve the environment, run an episode, build a pool.
+
+The `watercolour` console script is `watercolour_trainer.cli`, which adds the trainer's commands
+(train, demo, bench) to these; this package never imports the trainer.
+"""
 
 from __future__ import annotations
 
@@ -46,7 +50,7 @@ def render(
     deadline_s: float = typer.Option(20.0, help="Seconds before the render is abandoned."),
 ) -> None:
     """Render one sketch to a 600x600 PNG and print the result as JSON."""
-    from watercolour_env.server.sandbox.renderer import Renderer
+    from watercolour_env.server.sandbox import Renderer
     from watercolour_env.server.settings import load_settings
 
     settings = load_settings()
@@ -118,22 +122,6 @@ def episode(
         raise typer.Exit(3)
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-def train(ctx: typer.Context) -> None:
-    """Run GRPO against an environment server (arguments as in `python -m watercolour_trainer.train`)."""
-    try:
-        from watercolour_trainer.train import main as train_main
-    except ImportError as err:
-        raise typer.BadParameter(f"the trainer needs the `train` extra: pip install -e '.[train]' ({err})") from err
-    from watercolour_env.errors import ConfigError
-
-    try:
-        train_main(list(ctx.args))
-    except ConfigError as err:  # a refused configuration: the server's message, not a traceback
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from err
-
-
 @pool_app.command("render")
 def pool_render(
     folder: Path = typer.Argument(..., exists=True, file_okay=False, help="Pool folder with sketches/*.js."),
@@ -142,7 +130,7 @@ def pool_render(
 ) -> None:
     """Render every sketch of a pool folder (parallel, resumable) and update pool.jsonl."""
     from watercolour_env.pool.render import render_folder
-    from watercolour_env.server.sandbox.renderer import Renderer
+    from watercolour_env.server.sandbox import Renderer
     from watercolour_env.server.settings import load_settings
 
     settings = load_settings()
@@ -184,7 +172,7 @@ def pool_generate(
     from openai import OpenAI
 
     from watercolour_env.pool.generate import Generator
-    from watercolour_env.server.sandbox.renderer import Renderer
+    from watercolour_env.server.sandbox import Renderer
 
     client = OpenAI(base_url=base_url, api_key=os.environ.get(api_key_env, "none"), max_retries=3, timeout=300)
     with Renderer() as renderer:
@@ -262,29 +250,6 @@ def pool_sheet(
     summary = contact_sheets(folder)
     typer.echo(json.dumps(summary, indent=2))
     typer.echo(f"sheets: {folder / 'sheets'}")
-
-
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-def bench(ctx: typer.Context, name: str = typer.Argument(..., help="Which benchmark: render.")) -> None:
-    """Run a benchmark script from bench/ of a source checkout (e.g. `watercolour bench render`)."""
-    import runpy
-    import sys
-
-    script = Path(__file__).resolve().parents[2] / "bench" / f"{name}.py"
-    if not script.is_file():
-        raise typer.BadParameter(f"no benchmark {script}; benchmarks run from a source checkout")
-    sys.argv = [str(script), *ctx.args]
-    runpy.run_path(str(script), run_name="__main__")
-
-
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-def demo(ctx: typer.Context) -> None:
-    """Start a server on loopback, train 3 GRPO steps on the embedded defaults, stop the server."""
-    try:
-        from watercolour_trainer.demo import run_demo
-    except ImportError as err:
-        raise typer.BadParameter(f"the demo needs the `train` extra: pip install -e '.[train]' ({err})") from err
-    run_demo(list(ctx.args))
 
 
 if __name__ == "__main__":

@@ -9,9 +9,5 @@ class ConfigError(WatercolourError):
     """A setting is missing, malformed or contradicts another; raised at start-up."""
 
 
-class SketchError(WatercolourError):
-    """A sketch could not be used (raised only by tools; episodes report violations instead)."""
-
-
 class RenderError(WatercolourError):
     """The renderer itself failed (the browser could not start or died)."""

@@ -31,7 +31,7 @@ ALLOWED_BRUSH_METHODS = (
     "endShape",
     "circle",
 )
-"""The ten p5.brush methods of the system prompt's allowlist (FIELD-NOTES, "The recipe")."""
+"""The ten p5.brush methods of the system prompt's allowlist (decision 0003, "The recipe")."""
 
 BRUSH_PAINT_METHODS = frozenset(
     {"circle", "endShape", "rect", "polygon", "line", "flowLine", "spline", "arc", "endStroke"}

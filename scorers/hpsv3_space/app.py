@@ -10,7 +10,7 @@ Endpoints:
   `mu` and `sigma` (HPSv3's preference mean and its uncertainty, unbounded; the model outputs
   (mu, log sigma), and sigma = exp of the second, as in hpsv3's "uncertainty" loss) and
   `score = 1 / (1 + exp(-mu / 4))` in (0, 1). The scale 4 is the seed project's logistic
-  (FIELD-NOTES, "The recipe"); it maps mu in [-8, 8] to [0.12, 0.88].
+  (decision 0003, "The recipe"); it maps mu in [-8, 8] to [0.12, 0.88].
 
 Images from concurrent requests are gathered into one batch of at most `HPSV3_MAX_BATCH`,
 waiting at most `HPSV3_MAX_WAIT_MS` for company; one batch is preprocessed on a CPU thread while
@@ -22,7 +22,7 @@ Space's health check) needs `Authorization: Bearer <token>`, checked before the 
 
 The model is the `hpsv3` package's own `HPSv3RewardInferencer`, weights from the Hub at
 start-up (`MizzenAI/HPSv3` on top of `Qwen/Qwen2-VL-7B-Instruct`, ~33 GB, ~16.6 GB of GPU memory
-in bf16; FIELD-NOTES). hpsv3 pins transformers 4.45.2, so this app has its own requirements
+in bf16; docs/decisions/0003). hpsv3 pins transformers 4.45.2, so this app has its own requirements
 file and environment, never the project's main one.
 
 Run: `uvicorn hpsv3_space.app:app --host 0.0.0.0 --port 7860` from `scorers/`.
@@ -56,9 +56,9 @@ log = logging.getLogger("hpsv3_space")
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 SCORE_SCALE = 4.0
-"""mu is divided by this before the logistic: the seed project's mapping (FIELD-NOTES)."""
+"""mu is divided by this before the logistic: the seed project's mapping (decision 0003, "The recipe")."""
 DEFAULT_PROMPT = "a loose watercolour flower"
-"""The prompt the public reproduction gave HPSv3; the prompt moves mu's range a lot (FIELD-NOTES)."""
+"""The prompt the public reproduction gave HPSv3; the prompt moves mu's range a lot (decision 0003, "The recipe")."""
 
 
 class Settings(BaseSettings):

@@ -6,7 +6,7 @@ from tests.conftest import example, starter_scorer
 from watercolour_env import EpisodeStatus, WatercolourAction
 from watercolour_env.errors import WatercolourError
 from watercolour_env.server.reward.rubric import Rubric, RubricWeights
-from watercolour_env.server.sandbox.renderer import Renderer
+from watercolour_env.server.sandbox import Renderer
 from watercolour_env.server.watercolour_environment import WatercolourEnvironment
 
 

@@ -15,7 +15,7 @@ from tqdm import tqdm
 
 from watercolour_env.pool import PoolRow, Tier, read_manifest, write_manifest
 from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR
-from watercolour_env.server.sandbox.renderer import Renderer, RenderStatus, paint_fraction
+from watercolour_env.server.sandbox import Renderer, RenderStatus, paint_fraction
 
 log = logging.getLogger(__name__)
 

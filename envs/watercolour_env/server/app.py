@@ -16,7 +16,7 @@ from watercolour_env.server.reward.embedded import EmbeddedScorer
 from watercolour_env.server.reward.hpsv3 import HPSv3Client
 from watercolour_env.server.reward.judge import PairwiseJudge
 from watercolour_env.server.reward.rubric import Rubric
-from watercolour_env.server.sandbox.renderer import Renderer
+from watercolour_env.server.sandbox import Renderer
 from watercolour_env.server.settings import Settings, load_settings
 from watercolour_env.server.watercolour_environment import WatercolourEnvironment
 
@@ -48,6 +48,8 @@ def build_app(settings: Settings | None = None) -> FastAPI:
     )
     renderer.start()
     atexit.register(renderer.close)
+    if hpsv3 is not None:
+        atexit.register(hpsv3.close)
     factory = functools.partial(
         WatercolourEnvironment,
         renderer=renderer,

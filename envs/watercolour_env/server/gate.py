@@ -13,8 +13,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
+from watercolour_env.server.sandbox import CANVAS_PX, RenderResult, RenderStatus
 from watercolour_env.server.sandbox.brush_api import brush_methods
-from watercolour_env.server.sandbox.renderer import CANVAS_PX, RenderResult, RenderStatus
 from watercolour_env.sketch import ALLOWED_BRUSH_METHODS, SketchInventory, extract_sketch, inspect_sketch
 from watercolour_env.terms import Violation
 

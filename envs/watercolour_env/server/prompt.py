@@ -1,7 +1,7 @@
 """The system prompt: a strict allowlist of ten p5.brush methods and the canvas conventions.
 
 Long API references make models invent methods; the seed converged on a short allowlist with
-none of the string-taking methods (FIELD-NOTES, "The recipe"). The short example is there so a
+none of the string-taking methods (decision 0003, "The recipe"). The short example is there so a
 small policy (the 135M demo model) can paint at all within a short completion budget.
 """
 

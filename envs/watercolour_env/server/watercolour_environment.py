@@ -22,7 +22,7 @@ from watercolour_env.models import (
 from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR, GateResult, check_render, check_source, sandbox_detail
 from watercolour_env.server.prompt import DEFAULT_SUBJECT, SYSTEM_PROMPT, user_prompt
 from watercolour_env.server.reward.rubric import Rubric, RubricWeights
-from watercolour_env.server.sandbox.renderer import Renderer
+from watercolour_env.server.sandbox import Renderer
 from watercolour_env.terms import Violation
 
 log = logging.getLogger(__name__)

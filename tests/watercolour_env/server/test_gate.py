@@ -1,7 +1,7 @@
 from tests.conftest import example
 from watercolour_env.models import Violation
 from watercolour_env.server.gate import check_render, check_source
-from watercolour_env.server.sandbox.renderer import RenderResult, RenderStatus
+from watercolour_env.server.sandbox import RenderResult, RenderStatus
 
 
 def test_a_reply_with_no_code_is_no_sketch():

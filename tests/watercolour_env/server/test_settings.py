@@ -82,3 +82,50 @@ def test_the_errors_name_the_variable_and_show_the_weights_in_effect(monkeypatch
         load_settings(weight_hpsv3=0.9, hpsv3_url="http://127.0.0.1:7860")
     with pytest.raises(ConfigError, match="WATERCOLOUR_RENDER_WORKERS: Input should be a valid integer"):
         load_settings(render_workers="many")
+
+
+def readme_settings() -> dict[str, str]:
+    """The README's settings table: WATERCOLOUR_ name -> the default it documents."""
+    from tests.conftest import REPO
+    from watercolour_env.server.settings import Settings
+
+    fields = {f"WATERCOLOUR_{name.upper()}" for name in Settings.model_fields}
+    documented = {}
+    for line in (REPO / "README.md").read_text().splitlines():
+        if not line.startswith("| `WATERCOLOUR_"):
+            continue
+        names_cell, default_cell = [c.strip() for c in line.strip("|").split("|")][:2]
+        names = [n.strip(" `") for n in names_cell.replace(",", "/").split("/")]
+        defaults = [d.strip() for d in default_cell.replace(",", "/").split("/")]
+        full = names[0]
+        for i, name in enumerate(names):
+            if name.startswith("_"):  # `_MODEL` after `WATERCOLOUR_JUDGE_BASE_URL`: a shared prefix
+                cuts = [full[:j] for j in range(len(full)) if full[j] == "_"]
+                name = next((c + name for c in reversed(cuts) if c + name in fields), full[: full.index("_")] + name)
+            documented[name] = defaults[i] if len(defaults) == len(names) else default_cell
+    return documented
+
+
+def test_the_readme_documents_every_setting_and_nothing_else():
+    from watercolour_env.server.settings import Settings
+
+    fields = {f"WATERCOLOUR_{name.upper()}" for name in Settings.model_fields}
+    assert set(readme_settings()) == fields
+
+
+def test_the_numbers_and_switches_the_readme_gives_as_defaults_are_the_defaults():
+    from watercolour_env.server.settings import Settings
+
+    checked = 0
+    for name, documented in readme_settings().items():
+        field = Settings.model_fields[name.removeprefix("WATERCOLOUR_").lower()]
+        if field.default_factory is not None:
+            continue  # "CPU count"
+        if documented in ("true", "false"):
+            assert field.default is (documented == "true"), name
+        elif documented.replace(".", "", 1).isdigit():
+            assert float(field.default) == float(documented), name
+        else:
+            continue
+        checked += 1
+    assert checked >= 12

@@ -23,7 +23,7 @@ import numpy as np
 from PIL import Image
 
 from watercolour_env.pool import Pool, Tier
-from watercolour_env.server.sandbox.renderer import PAINT_DELTA
+from watercolour_env.server.sandbox import PAINT_DELTA
 
 log = logging.getLogger(__name__)
 

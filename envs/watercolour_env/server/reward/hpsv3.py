@@ -19,7 +19,7 @@ import httpx
 log = logging.getLogger(__name__)
 
 DEFAULT_PROMPT = "a loose watercolour flower"
-"""The public reproduction's HPSv3 prompt; the prompt moves mu's range a lot (FIELD-NOTES)."""
+"""The public reproduction's HPSv3 prompt; the prompt moves mu's range a lot (decision 0003, "The recipe")."""
 RETRYABLE = {408, 425, 429, 500, 502, 503, 504}
 
 

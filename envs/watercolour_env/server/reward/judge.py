@@ -1,6 +1,6 @@
 """The pairwise judge: a vision-language model compares a painting with references from the pool.
 
-Recipe (FIELD-NOTES, "The recipe"): each reference is compared in both presentation orders, so
+Recipe (decision 0003, "The recipe"): each reference is compared in both presentation orders, so
 position bias, which shows exactly when the judge has no real preference, becomes a visible tie;
 the score is the share of resolved comparisons the candidate won (a split verdict counts 0.5).
 The verdict is asked as JSON with the winner first and a capped reason, since a verdict written

@@ -2,7 +2,7 @@
 
 reward = sum(weight * value) over the components, in [0, 1] when the weights sum to 1. A reply
 that fails the gate gets `fail_reward` (a real number, so GRPO learns from it); a failure of
-the infrastructure gets None, never 0.0 (FIELD-NOTES: 1.5-5.2% of the seed's rollouts). A
+the infrastructure gets None, never 0.0 (decision 0003: 1.5-5.2% of the seed's rollouts). A
 weighted scorer that gives no verdict (the judge unreachable) also makes the reward None: a sum
 without its share would be a silent lie.
 """
@@ -67,7 +67,7 @@ PRESETS = {
     "hps-led": RubricWeights(embedded=0.0, judge=0.30, hpsv3=0.60),
 }
 """The seed's three published runs, which differ only in the split of the 0.90 between HPSv3 and
-the judge (FIELD-NOTES, "The recipe"), and the embedded default."""
+the judge (decision 0003, "The recipe"), and the embedded default."""
 
 
 _NEEDS = {

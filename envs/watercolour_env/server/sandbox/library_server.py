@@ -1,7 +1,7 @@
 """Loopback HTTP server that hands p5, p5.brush and one-time sketch pages to the browser.
 
 Serving the libraries over HTTP with immutable caching lets every render after the first load
-them from the browser's memory cache (~10 ms, FIELD-NOTES "Page strategy"); `data:` URLs and
+them from the browser's memory cache (~10 ms, decision 0003, "Rendering p5.brush in Chromium"); `data:` URLs and
 `set_content` cost 1.8 s more per render. Each render gets a fresh frame URL whose page and
 sketch can be fetched once, so a frame cannot reload another render's code or nonce.
 """

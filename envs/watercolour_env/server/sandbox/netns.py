@@ -20,14 +20,19 @@ so; `on` refuses to start; `off` never tries. Measured: docs/LOG.md, 2026-12-01 
 
 from __future__ import annotations
 
+import logging
 import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
+
+from watercolour_env.errors import RenderError
 
 MODES = ("auto", "on", "off")
 FORWARDER = Path(__file__).with_name("netns_forwarder.py")
+log = logging.getLogger(__name__)
 
 
 def unavailable_reason() -> str | None:
@@ -62,3 +67,32 @@ def write_wrapper(directory: Path, chromium_path: str, ports: list[int]) -> Path
     wrapper.write_text("#!/bin/sh\nexec " + " ".join(shlex.quote(part) for part in command) + ' "$@"\n')
     wrapper.chmod(0o700)
     return wrapper
+
+
+def isolate(mode: str, library, chromium_path: str) -> Path | None:  # noqa: ANN001
+    """Sets up the namespace for `mode` ("auto", "on" or "off", see the module docstring).
+
+    Returns:
+        The wrapper to start Chromium with (its folder also holds the library server's Unix
+        sockets; the caller removes it), or None when Chromium starts as it is.
+
+    Raises:
+        RenderError: `mode` is "on" and this machine allows no namespace; the message names the
+            setting that would start it anyway.
+    """
+    reason = None if mode == "off" else unavailable_reason()
+    if mode == "off" or reason:
+        if mode == "on":
+            raise RenderError(
+                f"no network namespace for Chromium: {reason}. Allow unprivileged user namespaces "
+                "(outside Docker's default seccomp profile), or set WATERCOLOUR_RENDER_NETWORK_NAMESPACE=auto "
+                "to render with Chromium's own network flags alone"
+            )
+        if reason:
+            log.warning(
+                "renderer: no network namespace (%s); Chromium's network flags alone keep renders offline", reason
+            )
+        return None
+    directory = Path(tempfile.mkdtemp(prefix="watercolour-netns-"))
+    library.serve_unix(directory)
+    return write_wrapper(directory, chromium_path, library.ports)

@@ -1,278 +1,46 @@
 """Turn a p5.brush sketch into a 600x600 PNG in headless Chromium, fast and contained.
 
-Configuration measured in FIELD-NOTES ("Rendering p5.brush in Chromium"): WebGL on Mesa
-llvmpipe through ANGLE's EGL backend, a software 2D canvas, one long-lived browser, one
+Configuration measured before it was written (docs/decisions/0003, "Rendering p5.brush in
+Chromium"): WebGL on Mesa llvmpipe through ANGLE's EGL backend, a software 2D canvas, one long-lived browser, one
 long-lived page per worker and a fresh iframe per render from a loopback library server.
 Readiness comes from a p5 `postdraw` hook (static/harness.js) awaited with one evaluate.
 
-Threat model (the adversary is the policy; docs/decisions/0002-sandbox-threat-model.md has the
-table of what a sketch must not do, the layer that stops it and the test that proves it): a
-sketch may paint with the ten brush methods and take its deadline; it must not paint otherwise,
-forge the report, reach the host page or the network, leave state for the next render, cost
-another render its reward, or make the gate fail.
-
-What the sandbox covers: the sketch runs in an `<iframe sandbox="allow-scripts
-allow-same-origin">` served from another origin than the host page (another port: no popups, no
-dialogs, no top navigation, no access to the host page; storage APIs and WebRTC are removed by
-the harness; an opaque origin would have cost ~100 ms a render, its HTTP cache never hit) under
-a Content-Security-Policy that forbids fetch, XHR, WebSocket, EventSource, workers, nested
-frames, foreign scripts and foreign images. Outside the policy, host names other than 127.0.0.1
-do not resolve and every address, loopback included, goes to a dead proxy except the library
-server's two ports; WebRTC may use nothing but that proxy, so nothing leaves the renderer (a
-child frame's own WebRTC reached a loopback canary over UDP and TCP before). Beneath all that,
-where the machine allows it, every Chromium process runs in a network namespace whose only
-interface is loopback (netns.py): no route out whatever the flags miss. After each render
-the frame origin's storage is wiped over CDP (what a child frame of the sketch's stored, the
-origin private file system), and only the libraries' exact URLs are cacheable, so no render
-can count the ones before it. A timeout whose cause is a stalled GPU process (shared by every
-page) relaunches the browser, and the renders it lost are rendered again, alone, so only the
-sketch that stalls it again is judged for it. The report comes by postMessage with a nonce the
-sketch cannot read. The frame is removed when it reports, so timers cannot paint later; a frame
-that navigates away is reported.
-V8's heap is capped (1 GiB): a memory flood crashes the page, which is replaced. Every render has
-a deadline, after which the worker's page is closed and replaced; a browser that dies is
-relaunched and its renders count as infrastructure failures.
-Navigations are vetted over CDP: a document request other than the host page or a frame page
-of the library server (a sketch sending its frame to another loopback port, say) fails before
-it is made, and the render reports that the sketch navigated away.
-The allowlist runs inside the frame (static/guard.js, docs/decisions/0001-run-time-allowlist.md):
-every way to paint but the ten brush methods is blocked and named in `RenderResult.violations`;
-the picture is read from p5's canvas with the browser's own toDataURL and its PNG header checked
-here before decoding; a frame the sketch attaches inside its own (a fresh JavaScript realm) is
-counted from outside the page. A render whose guard did not load is an infrastructure failure.
-What it does not cover: CPU use within the deadline is not limited;
-Chromium runs with `--no-sandbox` (the usual setting as root in a container), so the process
-sandbox is the container's.
+What the sandbox covers and does not: the package docstring (`watercolour_env.server.sandbox`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
-import enum
-import io
 import logging
 import os
 import shutil
-import tempfile
 import threading
 import time
 from concurrent.futures import Future
-from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-from PIL import Image
-
 from watercolour_env.errors import RenderError
-from watercolour_env.server.sandbox import netns
+from watercolour_env.server.sandbox import netns, pages
+from watercolour_env.server.sandbox.chromium import (
+    CHROMIUM_FLAGS,
+    RENDER_JS,
+    RENDERER_JS,
+    SWIFTSHADER_FLAGS,
+)
 from watercolour_env.server.sandbox.library_server import DEFAULT_JS_DIR, LibraryServer
+from watercolour_env.server.sandbox.picture import (
+    CANVAS_PX,
+    RenderResult,
+    RenderStatus,
+    check_png,
+    guard_violations,
+    paint_fraction,
+)
 
 log = logging.getLogger(__name__)
 
-CANVAS_PX = 600
-# What Storage.clearDataForOrigin wipes after each render: all a page can keep, but the shader
-# cache (Chromium's own, shared, and what keeps p5.brush's shaders compiled).
-WIPED_STORAGE = ",".join(
-    ["cookies", "file_systems", "indexeddb", "local_storage", "cache_storage", "service_workers", "websql"]
-    + ["shared_storage", "storage_buckets"]
-)
 # Beyond the render deadline: time to replace a page or relaunch the browser, then give up.
 HARD_MARGIN_S = 120.0
-# Channel difference (0-255) above which a pixel counts as paint rather than paper.
-PAINT_DELTA = 12
-
-CHROMIUM_FLAGS = [
-    "--use-gl=angle",
-    "--use-angle=gl-egl",
-    "--ignore-gpu-blocklist",
-    "--disable-accelerated-2d-canvas",
-    # Software compositing: 0.82 instead of 1.03 core-seconds per typical render (docs/LOG.md).
-    "--disable-gpu-compositing",
-    # Every frame is on 127.0.0.1: after a few lost contexts (a sketch's 30000 px canvas, three
-    # renders) Chromium refused WebGL to that "domain", and every later sketch, innocent or not,
-    # failed with "Error creating webgl context" (docs/LOG.md, 2026-12-01, third session). Nor may
-    # repeated GPU-process crashes switch the browser to another rasterizer (other pixels).
-    "--disable-domain-blocking-for-3d-apis",
-    "--disable-gpu-process-crash-limit",
-    "--no-sandbox",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-    "--disable-dev-shm-usage",
-    # Nothing but loopback: names do not resolve and every other address goes to a dead proxy
-    # (loopback bypasses proxies), so a request that slips past the frame's policy fails at once.
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-    "--proxy-server=http://127.0.0.1:9",
-    # WebRTC only through the (dead) proxy: no UDP of its own, no STUN or TURN to any address.
-    "--force-webrtc-ip-handling-policy",
-    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
-    "--js-flags=--max-old-space-size=1024",
-]
-SWIFTSHADER_FLAGS = ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--disable-accelerated-2d-canvas"]
-
-RENDERER_JS = """() => {
-  const gl = document.createElement('canvas').getContext('webgl2');
-  if (!gl) return 'no webgl2';
-  const ext = gl.getExtension('WEBGL_debug_renderer_info');
-  return ext ? gl.getParameter(ext.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER);
-}"""
-
-# One WebGL pixel, read back: it waits for the GPU process, so it hangs while that is stalled.
-GPU_PROBE_JS = """() => {
-  const gl = document.createElement('canvas').getContext('webgl2');
-  if (!gl) return 'no webgl2';
-  gl.clearColor(0, 1, 0, 1);
-  gl.clear(gl.COLOR_BUFFER_BIT);
-  const pixel = new Uint8Array(4);
-  gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
-  return pixel[1] === 255 ? 'ok' : 'wrong pixel ' + pixel.join(',');
-}"""
-# Seconds the GPU probe may take: a well GPU process answers in milliseconds.
-GPU_PROBE_S = 3.0
-
-RENDER_JS = """([url, nonce]) => new Promise((resolve) => {
-  const frame = document.createElement('iframe');
-  frame.setAttribute('sandbox', 'allow-scripts allow-same-origin');
-  let loads = 0;
-  const finish = (payload) => {
-    window.removeEventListener('message', onMessage);
-    frame.remove();
-    resolve(payload);
-  };
-  const onMessage = (ev) => {
-    if (ev.source === frame.contentWindow && url.startsWith(ev.origin + '/') && ev.data && ev.data.nonce === nonce) {
-      finish(ev.data);
-    }
-  };
-  window.addEventListener('message', onMessage);
-  frame.addEventListener('load', () => {
-    if (++loads > 1) finish({reason: 'navigated', errors: ['the sketch navigated its frame away']});
-  });
-  frame.src = url;
-  document.body.replaceChildren(frame);
-})"""
-
-
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-# A 600x600 RGBA PNG is at most ~1.45 MB even stored uncompressed; its data URL a third more.
-MAX_DATA_URL_CHARS = 2_500_000
-
-
-def check_png(data_url: object) -> tuple[bytes | None, str]:
-    """Decodes the sandbox's data URL only if it is the canvas PNG the renderer expects.
-
-    Checks, before any image decoder sees the bytes: a `data:image/png;base64,` URL of at most
-    `MAX_DATA_URL_CHARS`, the PNG signature, and an IHDR of 600x600 pixels, 8-bit RGBA (colour
-    type 6), what Chromium's `toDataURL` gives for a WebGL canvas. The size check bounds the
-    decoded image to 600x600, so no decompression bomb reaches PIL.
-
-    Args:
-        data_url: the `png` field of the sandbox's report.
-
-    Returns:
-        (png bytes, "") when valid, else (None, what was wrong), e.g. "canvas is 800x800 pixels".
-    """
-    prefix = "data:image/png;base64,"
-    if not isinstance(data_url, str) or not data_url.startswith(prefix):
-        return None, "not a PNG data URL"
-    if len(data_url) > MAX_DATA_URL_CHARS:
-        return None, f"data URL of {len(data_url)} characters"
-    try:
-        png = base64.b64decode(data_url[len(prefix) :], validate=True)
-    except ValueError:
-        return None, "invalid base64"
-    if png[:8] != PNG_SIGNATURE or png[12:16] != b"IHDR" or len(png) < 33:
-        return None, "no PNG signature and header"
-    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
-    if (width, height) != (CANVAS_PX, CANVAS_PX):
-        return None, f"canvas is {width}x{height} pixels, not {CANVAS_PX}x{CANVAS_PX}"
-    if (png[24], png[25]) != (8, 6):
-        return None, f"bit depth {png[24]} and colour type {png[25]}, not 8-bit RGBA"
-    return png, ""
-
-
-def _count_nested(page, frame) -> None:  # noqa: ANN001
-    """Counts a frame attached below the sketch's frame (the host page's frame is the sketch's)."""
-    parent = frame.parent_frame
-    if parent is not None and parent != page.main_frame:
-        page.nested_frames += 1
-
-
-def _guard_violations(raw: object) -> list[tuple[str, str]]:
-    """The guard's records as (violation, what), dropping anything malformed."""
-    out = []
-    for item in raw if isinstance(raw, list) else []:
-        if isinstance(item, dict) and isinstance(item.get("kind"), str):
-            out.append((item["kind"][:40], str(item.get("name", ""))[:80]))
-    return out[:40]
-
-
-class RenderStatus(str, enum.Enum):
-    """How a render ended: a closed set."""
-
-    OK = "ok"
-    SKETCH_ERROR = "sketch_error"
-    TIMEOUT = "timeout"
-    INFRA_ERROR = "infra_error"
-
-
-@dataclass
-class RenderResult:
-    """One render's outcome.
-
-    Attributes:
-        status: how the render ended.
-        png: PNG bytes of the 600x600 canvas, or None when nothing could be read back.
-        paint_fraction: share of pixels that differ from the paper colour, in [0, 1].
-        finished: True when the sketch completed a frame (setup and first draw) without error.
-        js_errors: uncaught JavaScript errors in the order they happened.
-        elapsed_ms: wall time of the render including queueing for a worker.
-        renderer: the WebGL renderer string of the browser that ran it.
-        detail: a human-readable reason for a non-ok status.
-        violations: what the sandbox blocked and recorded while the sketch ran, as
-            (violation name, what was reached), e.g. ("bare_primitive", "ellipse"); the names
-            are `Violation` values. Also "invalid_frame" when the picture was not a 600x600 PNG.
-    """
-
-    status: RenderStatus
-    png: bytes | None = None
-    paint_fraction: float = 0.0
-    finished: bool = False
-    js_errors: list[str] = field(default_factory=list)
-    elapsed_ms: float = 0.0
-    renderer: str = ""
-    detail: str = ""
-    violations: list[tuple[str, str]] = field(default_factory=list)
-
-
-def paint_fraction(png: bytes) -> float:
-    """Share of pixels that differ from the paper colour.
-
-    The paper colour is the most common colour of the image; a pixel is paint when any channel
-    differs from it by more than `PAINT_DELTA` (0-255).
-
-    Args:
-        png: PNG bytes of an RGB(A) image.
-
-    Returns:
-        A fraction in [0, 1]; 0.0 for a single-colour canvas.
-    """
-    rgb = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
-    flat = rgb.reshape(-1, 3)
-    # The mode from every 7th pixel (51,429 of 360,000; 7 is prime to the 600-pixel rows), since
-    # the paper is most of a painting; with the uint8 comparison below, 14.5 ms instead of 23 a
-    # painting, the same value on all 62 starter-pool paintings (docs/LOG.md).
-    sample = flat[::7].astype(np.int32)
-    values, counts = np.unique((sample[:, 0] << 16) | (sample[:, 1] << 8) | sample[:, 2], return_counts=True)
-    mode = int(values[np.argmax(counts)])
-    paper = np.array([(mode >> 16) & 255, (mode >> 8) & 255, mode & 255])
-    low = np.clip(paper - PAINT_DELTA, 0, 255).astype(np.uint8)
-    high = np.clip(paper + PAINT_DELTA, 0, 255).astype(np.uint8)
-    paint = ((flat < low) | (flat > high)).any(axis=1)  # |channel - paper| > PAINT_DELTA, in uint8
-    return float(paint.mean())
 
 
 class Renderer:
@@ -374,24 +142,9 @@ class Renderer:
             self._started = True
 
     def _isolate_network(self) -> None:
-        reason = None if self.network_namespace == "off" else netns.unavailable_reason()
-        if self.network_namespace == "off" or reason:
-            if self.network_namespace == "on":
-                raise RenderError(
-                    f"no network namespace for Chromium: {reason}. Allow unprivileged user namespaces "
-                    "(outside Docker's default seccomp profile), or set WATERCOLOUR_RENDER_NETWORK_NAMESPACE=auto "
-                    "to render with Chromium's own network flags alone"
-                )
-            if reason:
-                log.warning(
-                    "renderer: no network namespace (%s); Chromium's network flags alone keep renders offline", reason
-                )
-            self.network_isolation = "flags"
-            return
-        self._wrapper_dir = Path(tempfile.mkdtemp(prefix="watercolour-netns-"))
-        self._library.serve_unix(self._wrapper_dir)
-        self._wrapper = netns.write_wrapper(self._wrapper_dir, self.chromium_path, self._library.ports)
-        self.network_isolation = "namespace"
+        self._wrapper = netns.isolate(self.network_namespace, self._library, self.chromium_path)
+        self._wrapper_dir = self._wrapper.parent if self._wrapper else None
+        self.network_isolation = "namespace" if self._wrapper else "flags"
 
     def close(self) -> None:
         """Closes the browser and the library server; idempotent."""
@@ -477,7 +230,7 @@ class Renderer:
         while not self._pages.empty():
             self._pages.get_nowait()
         for _ in range(self.workers):
-            self._pages.put_nowait(await self._new_page())
+            self._pages.put_nowait(await pages.new_page(self._browser, self._library, self._generation))
         probe = await self._pages.get()
         self.renderer_string = await probe.evaluate(RENDERER_JS)
         self._pages.put_nowait(probe)
@@ -487,65 +240,6 @@ class Renderer:
             self.renderer_string,
             self.network_isolation,
         )
-
-    async def _new_page(self):  # noqa: ANN202
-        context = await self._browser.new_context(viewport={"width": CANVAS_PX, "height": CANVAS_PX})
-        page = await context.new_page()
-        page.on("dialog", lambda dialog: asyncio.ensure_future(dialog.dismiss()))
-        # A frame inside the sketch's frame is a fresh JavaScript realm, whose pristine WebGL
-        # methods would paint past the guard: counted here, where the sketch cannot reach.
-        page.nested_frames = 0  # type: ignore[attr-defined]
-        page.on("frameattached", lambda frame: _count_nested(page, frame))
-        await self._vet_navigations(context, page)
-        await page.goto(f"{self._library.host_origin}/host.html")
-        await page.cdp.send("Page.resetNavigationHistory")  # every render starts with one entry
-        page.generation = self._generation  # type: ignore[attr-defined]
-        return page
-
-    async def _vet_navigations(self, context, page) -> None:  # noqa: ANN001
-        """Lets the page and its frames load only the library server's host and frame pages.
-
-        Every document request is paused (CDP Fetch); any other navigation, such as a sketch
-        sending its frame to another loopback port, fails before a request is made.
-
-        Only documents are paused (one round trip per render, ~1 ms), so the libraries still come
-        from the HTTP cache; Playwright's own routing would disable that cache.
-        """
-        allowed = (f"{self._library.host_origin}/host.html", f"{self._library.origin}/frame/")
-        cdp = await context.new_cdp_session(page)
-        page.cdp = cdp  # type: ignore[attr-defined]
-
-        async def vet(event: dict) -> None:
-            url, request_id = event["request"]["url"], event["requestId"]
-            try:
-                if url.startswith(allowed):
-                    await cdp.send("Fetch.continueRequest", {"requestId": request_id})
-                else:
-                    log.info("renderer: blocked a navigation to %s", url[:200])
-                    await cdp.send("Fetch.failRequest", {"requestId": request_id, "errorReason": "BlockedByClient"})
-            except Exception:  # noqa: BLE001 (the page went away meanwhile)
-                log.debug("renderer: could not vet %s", url[:200], exc_info=True)
-
-        cdp.on("Fetch.requestPaused", lambda event: asyncio.ensure_future(vet(event)))
-        await cdp.send("Fetch.enable", {"patterns": [{"urlPattern": "*", "resourceType": "Document"}]})
-
-    async def _wipe_storage(self, page) -> None:  # noqa: ANN001
-        """Clears everything the frame's origin may have stored, before the page renders again.
-
-        The harness takes the storage APIs away from the sketch's frame, but a frame of the
-        sketch's own (about:blank, same origin) has working ones, and the origin private file
-        system lives outside them: without this, a sketch could count the renders before it.
-        The tab's session history is reset too (`history.length` outlives frames). The HTTP
-        cache is left alone (the libraries' exact URLs only; see the library server).
-        """
-        try:
-            await page.cdp.send(
-                "Storage.clearDataForOrigin", {"origin": self._library.origin, "storageTypes": WIPED_STORAGE}
-            )
-            # the tab's session history (a child frame's pushState counts renders otherwise)
-            await page.cdp.send("Page.resetNavigationHistory")
-        except Exception:  # noqa: BLE001 (a page that died is replaced, its storage with it)
-            log.debug("renderer: could not wipe the frame origin's storage", exc_info=True)
 
     async def _stop_browser(self) -> None:
         await self._browser.close()
@@ -595,7 +289,7 @@ class Renderer:
                 return self._result(RenderStatus.SKETCH_ERROR, started, detail="the page crashed (out of memory?)")
             return self._result(RenderStatus.INFRA_ERROR, started, detail=message)
         self._in_flight -= 1
-        await self._wipe_storage(page)
+        await pages.wipe_storage(page, self._library.origin)
         if getattr(page, "generation", None) == self._generation:
             self._pages.put_nowait(page)
         result = self._decode(payload, started)
@@ -613,7 +307,7 @@ class Renderer:
                 RenderStatus.INFRA_ERROR, started, detail=f"the sandbox guard did not run: {guard}"[:500]
             )
         errors = [str(e) for e in payload.get("errors") or []]
-        violations = _guard_violations(payload.get("violations"))
+        violations = guard_violations(payload.get("violations"))
         png, detail = None, ""
         data_url = payload.get("png")
         if data_url:
@@ -664,9 +358,8 @@ class Renderer:
         """After a timeout: is the GPU process that every page shares stalled? If so, restart.
 
         A sketch can stall it for every page (a shader that loops for minutes: the next renders
-        all timed out and recovery took 70-80 s; docs/LOG.md, issue 12). A fresh page asks it for
-        one WebGL pixel; no answer within GPU_PROBE_S means stalled, and the browser is
-        relaunched. A sketch that merely hung its own page leaves the probe answering.
+        all timed out and recovery took 70-80 s; docs/LOG.md, issue 12); `pages.gpu_stalled`
+        tells that from a sketch that hung its own page.
 
         Returns:
             True when the render's browser was relaunched, here or by another render meanwhile
@@ -675,32 +368,14 @@ class Renderer:
         async with self._gpu_lock:
             if self._generation != generation:
                 return True
-            try:
-                context = await self._browser.new_context()
-                try:
-                    probe = await context.new_page()
-                    answer = await asyncio.wait_for(probe.evaluate(GPU_PROBE_JS), timeout=GPU_PROBE_S)
-                finally:
-                    asyncio.ensure_future(context.close())  # a stalled one may never close
-                if answer == "ok":
-                    return False
-                log.warning("renderer: the GPU probe answered %r; relaunching the browser", answer)
-            except Exception as err:  # noqa: BLE001 (a probe that does not answer is the finding)
-                log.warning("renderer: the GPU process did not answer in %g s (%s); relaunching the browser",
-                            GPU_PROBE_S, type(err).__name__)  # fmt: skip
+            if not await pages.gpu_stalled(self._browser):
+                return False
             async with self._browser_lock:
                 if self._generation == generation:
                     old = self._browser
                     await self._launch(self._flags)
-                    asyncio.ensure_future(self._close_quietly(old))
+                    asyncio.ensure_future(pages.close_quietly(old))
             return True
-
-    @staticmethod
-    async def _close_quietly(browser) -> None:  # noqa: ANN001
-        try:
-            await asyncio.wait_for(browser.close(), timeout=10)
-        except Exception:  # noqa: BLE001 (Playwright kills what does not close)
-            log.debug("renderer: an old browser did not close cleanly", exc_info=True)
 
     async def _replace(self, page) -> None:  # noqa: ANN001
         """Closes a page that timed out or crashed and puts a fresh one in the pool."""
@@ -716,4 +391,4 @@ class Renderer:
             except Exception:  # noqa: BLE001 (a hung renderer is killed with its context)
                 log.warning("renderer: page did not close in 5 s", exc_info=True)
             if getattr(page, "generation", None) == self._generation:
-                self._pages.put_nowait(await self._new_page())
+                self._pages.put_nowait(await pages.new_page(self._browser, self._library, self._generation))

@@ -73,7 +73,7 @@ def scripted_judge(calls: list[str]) -> FastAPI:
 
 def passed_gate():
     from watercolour_env.server.gate import GateResult, check_source
-    from watercolour_env.server.sandbox.renderer import RenderResult, RenderStatus
+    from watercolour_env.server.sandbox import RenderResult, RenderStatus
 
     source = check_source((STARTER_POOL / "sketches" / "bloom-01.js").read_text())
     render = RenderResult(RenderStatus.OK, png=candidate_png(), paint_fraction=0.1, finished=True)

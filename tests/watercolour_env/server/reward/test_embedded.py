@@ -4,7 +4,7 @@ import pytest
 from tests.conftest import png_of, starter_scorer
 from watercolour_env.pool import STARTER_POOL, Pool, Tier
 from watercolour_env.server.reward.embedded import FEATURES, fit_bradley_terry, image_features, tier_pairs
-from watercolour_env.server.sandbox.renderer import paint_fraction
+from watercolour_env.server.sandbox import paint_fraction
 
 
 def test_paint_fraction_counts_pixels_that_differ_from_the_paper():

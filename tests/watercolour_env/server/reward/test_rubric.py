@@ -4,7 +4,7 @@ from tests.conftest import example, starter_scorer
 from watercolour_env.models import ScoreStatus
 from watercolour_env.server.gate import GateResult, check_source
 from watercolour_env.server.reward.rubric import Rubric, RubricWeights, length_score
-from watercolour_env.server.sandbox.renderer import RenderResult, RenderStatus
+from watercolour_env.server.sandbox import RenderResult, RenderStatus
 
 
 @pytest.mark.parametrize(

@@ -19,9 +19,9 @@ import pytest
 
 from tests.conftest import REPO
 from watercolour_env.errors import RenderError
+from watercolour_env.server.sandbox import Renderer, RenderStatus
 from watercolour_env.server.sandbox import renderer as render
 from watercolour_env.server.sandbox.library_server import LibraryServer
-from watercolour_env.server.sandbox.renderer import Renderer, RenderStatus
 
 pytestmark = pytest.mark.browser
 

@@ -3,7 +3,7 @@ import hashlib
 import pytest
 
 from tests.conftest import example
-from watercolour_env.server.sandbox.renderer import Renderer, RenderStatus
+from watercolour_env.server.sandbox import Renderer, RenderStatus
 
 pytestmark = pytest.mark.browser
 

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from tests.conftest import EXAMPLES, REPO
-from watercolour_env.server.sandbox.renderer import Renderer, RenderStatus
+from watercolour_env.server.sandbox import Renderer, RenderStatus
 
 pytestmark = pytest.mark.browser
 
@@ -114,7 +114,7 @@ def test_a_guard_that_fails_to_load_gives_an_infrastructure_error_never_an_ungua
 
 
 def test_a_picture_that_is_not_the_canvas_png_is_named_for_what_it_is():
-    from watercolour_env.server.sandbox.renderer import check_png
+    from watercolour_env.server.sandbox import check_png
 
     def png_header(width: int, height: int, depth: int = 8, colour: int = 6) -> str:
         import base64

@@ -1,0 +1,86 @@
+"""What Chromium is started with and what the renderer runs in its pages.
+
+Flags measured in docs/decisions/0003 ("Rendering p5.brush in Chromium") and docs/LOG.md; the
+JavaScript the host page evaluates (a fresh frame per render, the WebGL renderer string, the GPU
+probe); what is wiped after each render.
+"""
+
+# What Storage.clearDataForOrigin wipes after each render: all a page can keep, but the shader
+# cache (Chromium's own, shared, and what keeps p5.brush's shaders compiled).
+WIPED_STORAGE = ",".join(
+    ["cookies", "file_systems", "indexeddb", "local_storage", "cache_storage", "service_workers", "websql"]
+    + ["shared_storage", "storage_buckets"]
+)
+
+CHROMIUM_FLAGS = [
+    "--use-gl=angle",
+    "--use-angle=gl-egl",
+    "--ignore-gpu-blocklist",
+    "--disable-accelerated-2d-canvas",
+    # Software compositing: 0.82 instead of 1.03 core-seconds per typical render (docs/LOG.md).
+    "--disable-gpu-compositing",
+    # Every frame is on 127.0.0.1: after a few lost contexts (a sketch's 30000 px canvas, three
+    # renders) Chromium refused WebGL to that "domain", and every later sketch, innocent or not,
+    # failed with "Error creating webgl context" (docs/LOG.md, 2026-12-01, third session). Nor may
+    # repeated GPU-process crashes switch the browser to another rasterizer (other pixels).
+    "--disable-domain-blocking-for-3d-apis",
+    "--disable-gpu-process-crash-limit",
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-dev-shm-usage",
+    # Nothing but loopback: names do not resolve and every other address goes to a dead proxy
+    # (loopback bypasses proxies), so a request that slips past the frame's policy fails at once.
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+    "--proxy-server=http://127.0.0.1:9",
+    # WebRTC only through the (dead) proxy: no UDP of its own, no STUN or TURN to any address.
+    "--force-webrtc-ip-handling-policy",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--js-flags=--max-old-space-size=1024",
+]
+SWIFTSHADER_FLAGS = ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--disable-accelerated-2d-canvas"]
+
+RENDERER_JS = """() => {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  if (!gl) return 'no webgl2';
+  const ext = gl.getExtension('WEBGL_debug_renderer_info');
+  return ext ? gl.getParameter(ext.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER);
+}"""
+
+# One WebGL pixel, read back: it waits for the GPU process, so it hangs while that is stalled.
+GPU_PROBE_JS = """() => {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  if (!gl) return 'no webgl2';
+  gl.clearColor(0, 1, 0, 1);
+  gl.clear(gl.COLOR_BUFFER_BIT);
+  const pixel = new Uint8Array(4);
+  gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+  return pixel[1] === 255 ? 'ok' : 'wrong pixel ' + pixel.join(',');
+}"""
+# Seconds the GPU probe may take: a well GPU process answers in milliseconds.
+GPU_PROBE_S = 3.0
+
+RENDER_JS = """([url, nonce]) => new Promise((resolve) => {
+  const frame = document.createElement('iframe');
+  frame.setAttribute('sandbox', 'allow-scripts allow-same-origin');
+  let loads = 0;
+  const finish = (payload) => {
+    window.removeEventListener('message', onMessage);
+    frame.remove();
+    resolve(payload);
+  };
+  const onMessage = (ev) => {
+    if (ev.source === frame.contentWindow && url.startsWith(ev.origin + '/') && ev.data && ev.data.nonce === nonce) {
+      finish(ev.data);
+    }
+  };
+  window.addEventListener('message', onMessage);
+  frame.addEventListener('load', () => {
+    if (++loads > 1) finish({reason: 'navigated', errors: ['the sketch navigated its frame away']});
+  });
+  frame.src = url;
+  document.body.replaceChildren(frame);
+})"""

@@ -1,0 +1,66 @@
+"""The one `watercolour` console script: the environment's commands plus the trainer's.
+
+Composed here, where both packages are visible: `watercolour_env.cli` has render, serve, episode
+and pool; this adds train, demo and bench. The heavy imports (torch, TRL) happen inside the
+commands, so an install without the `train` extra still serves and renders.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from watercolour_env.cli import app
+from watercolour_env.cli import main as _env_main
+
+REPO = Path(__file__).resolve().parents[1]
+EXTRA_ARGS = {"allow_extra_args": True, "ignore_unknown_options": True}
+
+
+@app.command(context_settings=EXTRA_ARGS)
+def train(ctx: typer.Context) -> None:
+    """Run GRPO against an environment server (arguments as in `python -m watercolour_trainer.train`)."""
+    try:
+        from watercolour_trainer.train import main as train_main
+    except ImportError as err:
+        raise typer.BadParameter(f"the trainer needs the `train` extra: pip install -e '.[train]' ({err})") from err
+    from watercolour_env.errors import ConfigError
+
+    try:
+        train_main(list(ctx.args))
+    except ConfigError as err:  # a refused configuration: the server's message, not a traceback
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2) from err
+
+
+@app.command(context_settings=EXTRA_ARGS)
+def demo(ctx: typer.Context) -> None:
+    """Start a server on loopback, train 3 GRPO steps on the embedded defaults, stop the server."""
+    try:
+        from watercolour_trainer.demo import run_demo
+    except ImportError as err:
+        raise typer.BadParameter(f"the demo needs the `train` extra: pip install -e '.[train]' ({err})") from err
+    run_demo(list(ctx.args))
+
+
+@app.command(context_settings=EXTRA_ARGS)
+def bench(ctx: typer.Context, name: str = typer.Argument(..., help="Which benchmark: render.")) -> None:
+    """Run a benchmark script from bench/ of a source checkout (e.g. `watercolour bench render`)."""
+    import runpy
+    import sys
+
+    script = REPO / "bench" / f"{name}.py"
+    if not script.is_file():
+        raise typer.BadParameter(f"no benchmark {script}; benchmarks run from a source checkout")
+    sys.argv = [str(script), *ctx.args]
+    runpy.run_path(str(script), run_name="__main__")
+
+
+def main() -> None:
+    """Console entry point (`watercolour`): one-line errors, exit 2, as `watercolour_env.cli.main`."""
+    _env_main()
+
+
+if __name__ == "__main__":
+    main()
