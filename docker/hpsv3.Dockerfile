@@ -13,9 +13,9 @@ RUN pip install --no-cache-dir -r scorers/hpsv3_space/requirements.txt \
     && pip install --no-cache-dir --no-deps hpsv3==1.0.0
 
 COPY --chown=user scorers/hpsv3_space scorers/hpsv3_space
+RUN pip install --no-cache-dir --no-deps ./scorers/hpsv3_space
 
 USER user
 ENV HF_HOME=/home/user/.cache/huggingface
-WORKDIR /home/user/app/scorers
 EXPOSE 7860
 CMD ["uvicorn", "hpsv3_space.app:app", "--host", "0.0.0.0", "--port", "7860"]

@@ -25,175 +25,40 @@ start-up (`MizzenAI/HPSv3` on top of `Qwen/Qwen2-VL-7B-Instruct`, ~33 GB, ~16.6 
 in bf16; docs/decisions/0003). hpsv3 pins transformers 4.45.2, so this app has its own requirements
 file and environment, never the project's main one.
 
-Run: `uvicorn hpsv3_space.app:app --host 0.0.0.0 --port 7860` from `scorers/`.
+Run: `uvicorn hpsv3_space.app:app --host 0.0.0.0 --port 7860` (the package installs from
+`scorers/hpsv3_space`; `make test` does that in both venvs). The rooms: settings.py, model.py
+(loading), batcher.py, images.py (PNG checks), this file (HTTP, auth, the app).
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
-import io
 import logging
 import math
 import secrets
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import BaseModel, Field, field_validator
+
+from hpsv3_space.batcher import MicroBatcher
+from hpsv3_space.images import decode_png
+from hpsv3_space.model import Inferencer, Loaded, load_hpsv3, split_reward
+from hpsv3_space.settings import DEFAULT_PROMPT, SCORE_SCALE, Settings, to_score
 
 log = logging.getLogger("hpsv3_space")
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-SCORE_SCALE = 4.0
-"""mu is divided by this before the logistic: the seed project's mapping (decision 0003, "The recipe")."""
-DEFAULT_PROMPT = "a loose watercolour flower"
-"""The prompt the public reproduction gave HPSv3; the prompt moves mu's range a lot (decision 0003, "The recipe")."""
-
-
-class Settings(BaseSettings):
-    """The scorer's settings; each is `HPSV3_<FIELD>` in the environment."""
-
-    model_config = SettingsConfigDict(env_prefix="HPSV3_", extra="ignore")
-
-    api_token: SecretStr | None = None
-    config_path: str | None = None  # None: the packaged HPSv3_7B.yaml (base Qwen/Qwen2-VL-7B-Instruct)
-    checkpoint_path: str | None = None  # None: downloaded from checkpoint_repo at checkpoint_revision
-    checkpoint_repo: str = "MizzenAI/HPSv3"
-    checkpoint_revision: str = "main"
-    device: str = "auto"  # auto: cuda when available, else cpu
-    max_batch: int = Field(16, ge=1, le=256)
-    max_wait_ms: float = Field(10.0, ge=0, le=1000)
-    batches_in_flight: int = Field(2, ge=1, le=8)  # 2: the next batch is prepared during a forward pass
-    max_images_per_request: int = Field(64, ge=1)
-    max_image_bytes: int = Field(8 * 2**20, ge=1)
-    max_image_side: int = Field(2048, ge=28)
-    max_request_bytes: int = Field(64 * 2**20, ge=1024)  # counted as the body streams in
-    max_queued_images: int = Field(256, ge=1)  # more waiting than this: 503 with Retry-After
-    default_prompt: str = DEFAULT_PROMPT
-    block_diagonal_vision: bool = True  # see _block_diagonal_forward; False runs transformers' own
-
-
-class Inferencer(Protocol):
-    """What the app needs of a model: the two halves of hpsv3's `reward(images, prompts)`."""
-
-    model: Any  # called as model(return_dict=True, **inputs)["logits"] -> tensor [B, 2]
-
-    def prepare_batch(self, image_paths: list[Any], prompts: list[str]) -> Any:  # noqa: D102
-        ...
-
-
-@dataclass
-class Loaded:
-    """A loaded inferencer and what `/info` says about it."""
-
-    inferencer: Inferencer
-    info: dict[str, Any]
-
-
-def _block_diagonal_forward(self, hidden_states, cu_seqlens, rotary_pos_emb=None):  # noqa: ANN001, ANN202
-    """Qwen2-VL's SDPA vision attention, one image at a time instead of one masked square.
-
-    transformers 4.45.2 runs the vision tower's SDPA attention over all images of a batch as one
-    sequence with a block-diagonal [N, N] mask (N = 1,024 patches per 448x448 image times the
-    batch), so time and memory grow with the square of the batch: measured on an H200 with the
-    7B shapes, batch 32 took 10.8 s and 130 GiB against 0.105 s and 15.7 GiB at batch 1
-    (docs/LOG.md). This computes the same blocks: images of one size as one batched SDPA call
-    without a mask, others one by one. Flash-attention's varlen kernel does the same when the
-    `flash-attn` package is installed, and then this is not used.
-    """
-    import torch
-    import torch.nn.functional as F
-    from transformers.models.qwen2_vl.modeling_qwen2_vl import apply_rotary_pos_emb_vision
-
-    seq_length = hidden_states.shape[0]
-    q, k, v = self.qkv(hidden_states).reshape(seq_length, 3, self.num_heads, -1).permute(1, 0, 2, 3).unbind(0)
-    q = apply_rotary_pos_emb_vision(q.unsqueeze(0), rotary_pos_emb).squeeze(0)
-    k = apply_rotary_pos_emb_vision(k.unsqueeze(0), rotary_pos_emb).squeeze(0)
-    lengths = (cu_seqlens[1:] - cu_seqlens[:-1]).tolist()
-    if len(set(lengths)) == 1:  # [seq, heads, d] -> [images, heads, patches, d]
-        n, size = len(lengths), lengths[0]
-        q, k, v = (t.reshape(n, size, self.num_heads, -1).transpose(1, 2) for t in (q, k, v))
-        out = F.scaled_dot_product_attention(q, k, v).transpose(1, 2).reshape(seq_length, -1)
-    else:
-        blocks = [
-            F.scaled_dot_product_attention(*(t[a:b].transpose(0, 1) for t in (q, k, v))).transpose(0, 1)
-            for a, b in zip(cu_seqlens[:-1].tolist(), cu_seqlens[1:].tolist(), strict=True)
-        ]
-        out = torch.cat(blocks).reshape(seq_length, -1)
-    return self.proj(out)
-
-
-def use_block_diagonal_vision_attention(enabled: bool = True) -> None:
-    """Installs (or removes) `_block_diagonal_forward` on transformers' `VisionSdpaAttention`."""
-    from transformers.models.qwen2_vl import modeling_qwen2_vl as qwen
-
-    original = qwen.__dict__.setdefault("_hpsv3_space_original_forward", qwen.VisionSdpaAttention.forward)
-    qwen.VisionSdpaAttention.forward = _block_diagonal_forward if enabled else original
-
-
-def load_hpsv3(settings: Settings) -> Loaded:
-    """The real loading code: `hpsv3.HPSv3RewardInferencer`, checkpoint from the Hub when unset.
-
-    Raises:
-        Whatever hpsv3, huggingface_hub or torch raise; the app shows it on `/health`.
-    """
-    import hpsv3
-    import huggingface_hub
-    import torch
-    import transformers
-    from hpsv3 import HPSv3RewardInferencer
-
-    device = settings.device if settings.device != "auto" else ("cuda" if torch.cuda.is_available() else "cpu")
-    use_block_diagonal_vision_attention(settings.block_diagonal_vision)
-    checkpoint = settings.checkpoint_path or huggingface_hub.hf_hub_download(
-        settings.checkpoint_repo, "HPSv3.safetensors", revision=settings.checkpoint_revision
-    )
-    verbosity = transformers.logging.get_verbosity()
-    transformers.logging.set_verbosity_error()  # the base loads without the reward head, which the checkpoint fills
-    try:
-        inferencer = HPSv3RewardInferencer(config_path=settings.config_path, checkpoint_path=checkpoint, device=device)
-    finally:
-        transformers.logging.set_verbosity(verbosity)
-    model = inferencer.model
-    info = {
-        "model": model.config._name_or_path or "Qwen/Qwen2-VL-7B-Instruct",
-        "checkpoint": settings.checkpoint_path or f"{settings.checkpoint_repo}/HPSv3.safetensors",
-        "revision": None if settings.checkpoint_path else settings.checkpoint_revision,
-        "device": str(next(model.parameters()).device),
-        "dtype": str(next(model.parameters()).dtype).removeprefix("torch."),
-        "parameters": sum(p.numel() for p in model.parameters()),
-        "versions": {
-            "hpsv3": getattr(hpsv3, "__version__", _dist_version("hpsv3")),
-            "transformers": transformers.__version__,
-            "torch": torch.__version__,
-        },
-    }
-    return Loaded(inferencer, info)
-
-
-def _dist_version(name: str) -> str | None:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version(name)
-    except PackageNotFoundError:
-        return None
-
-
-def to_score(mu: float) -> float:
-    """HPSv3's mu mapped into (0, 1) by the logistic with scale `SCORE_SCALE`."""
-    return 1.0 / (1.0 + math.exp(-mu / SCORE_SCALE))
+__all__ = [
+    "DEFAULT_PROMPT", "SCORE_SCALE", "Inferencer", "Loaded", "MicroBatcher", "Settings", "create_app", "load_hpsv3",
+    "to_score",
+]  # fmt: skip
 
 
 class ScoreRequest(BaseModel):
@@ -225,253 +90,6 @@ class ScoreResponse(BaseModel):
 
     scores: list[ImageScore]
     prompt: str
-
-
-@dataclass
-class _Item:
-    image: Any  # PIL.Image.Image, RGB
-    prompt: str
-    future: asyncio.Future
-
-
-@dataclass
-class Counters:
-    """What the batcher has done since start-up."""
-
-    requests: int = 0
-    images: int = 0
-    batches: int = 0
-    largest_batch: int = 0
-
-    def as_dict(self) -> dict[str, int]:
-        """JSON-ready counters."""
-        return dict(self.__dict__)
-
-
-def _fail(item: _Item, err: Exception) -> None:
-    if not item.future.done():
-        item.future.set_exception(HTTPException(500, f"scoring failed: {type(err).__name__}: {err}"))
-
-
-class MicroBatcher:
-    """Gathers images from concurrent requests into GPU batches, preparing one while another runs.
-
-    A batch closes when it holds `max_batch` images or `max_wait_ms` has passed since its first
-    image arrived. Its preprocessing (resize, normalise, tokenise: `prepare`) runs on a CPU
-    thread while the previous batch's forward pass (`forward`) runs on the GPU thread, so the
-    GPU sees one batch at a time and the CPU work hides behind it. At most two batches are in
-    flight; requests that arrive meanwhile wait in the queue and make the next batch bigger.
-
-    Args:
-        prepare: (images, prompts) -> model inputs, on the CPU thread.
-        forward: model inputs -> list of (mu, log sigma), on the GPU thread.
-        max_batch: images per batch, >= 1.
-        max_wait_ms: longest wait for company, >= 0.
-        in_flight: batches between gathering and result, >= 1; 1 runs prepare and forward in
-            turn, with no overlap.
-    """
-
-    def __init__(self, prepare: Callable[[list[Any], list[str]], Any],
-                 forward: Callable[[Any], list[tuple[float, float]]], max_batch: int,
-                 max_wait_ms: float, in_flight: int = 2) -> None:  # fmt: skip
-        self.prepare = prepare
-        self.forward = forward
-        self.max_batch = max_batch
-        self.max_wait_s = max_wait_ms / 1000
-        self.queue: asyncio.Queue[_Item] = asyncio.Queue()
-        self.counters = Counters()
-        self._cpu = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hpsv3-prepare")
-        self._gpu = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hpsv3-gpu")
-        self._in_flight = asyncio.Semaphore(in_flight)
-        self._task: asyncio.Task | None = None
-        self._batches: set[asyncio.Task] = set()
-
-    def start(self) -> None:
-        """Starts the gathering loop on the running event loop."""
-        self._task = asyncio.get_running_loop().create_task(self._loop())
-
-    async def stop(self) -> None:
-        """Stops gathering; images still queued fail with 503."""
-        if self._task is not None:
-            self._task.cancel()
-        while not self.queue.empty():
-            self.queue.get_nowait().future.set_exception(HTTPException(503, "the scorer is shutting down"))
-        for executor in (self._cpu, self._gpu):
-            executor.shutdown(wait=False, cancel_futures=True)
-
-    async def score(self, images: list[Any], prompt: str) -> list[tuple[float, float]]:
-        """Queues `images` and waits for their (mu, log sigma), in order."""
-        loop = asyncio.get_running_loop()
-        items = [_Item(image, prompt, loop.create_future()) for image in images]
-        for item in items:
-            self.queue.put_nowait(item)
-        self.counters.requests += 1
-        return list(await asyncio.gather(*(item.future for item in items)))
-
-    async def _gather(self) -> list[_Item]:
-        """The next batch; images whose request went away (future cancelled) are dropped."""
-        loop = asyncio.get_running_loop()
-        batch = []
-        while not batch:
-            batch = [item for item in [await self.queue.get()] if not item.future.done()]
-        deadline = loop.time() + self.max_wait_s
-        while len(batch) < self.max_batch:
-            try:
-                item = self.queue.get_nowait()
-            except asyncio.QueueEmpty:
-                remaining = deadline - loop.time()
-                if remaining <= 0:
-                    break
-                try:
-                    item = await asyncio.wait_for(self.queue.get(), remaining)
-                except TimeoutError:
-                    break
-            if not item.future.done():
-                batch.append(item)
-        return batch
-
-    def waiting(self) -> int:
-        """Images queued and not yet in a batch."""
-        return self.queue.qsize()
-
-    async def _loop(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            await self._in_flight.acquire()
-            batch = await self._gather()
-            self._note(len(batch))
-            prepared = loop.run_in_executor(
-                self._cpu, self.prepare, [i.image for i in batch], [i.prompt for i in batch]
-            )
-            task = loop.create_task(self._finish(batch, prepared))
-            self._batches.add(task)
-            task.add_done_callback(self._batches.discard)
-
-    async def _finish(self, batch: list[_Item], prepared: asyncio.Future) -> None:
-        loop = asyncio.get_running_loop()
-        try:
-            try:
-                results = await loop.run_in_executor(self._gpu, self.forward, await prepared)
-            except Exception:  # noqa: BLE001 (one bad item must not fail its neighbours)
-                if len(batch) == 1:
-                    raise
-                log.warning("HPSv3 batch of %d failed; scoring its images one by one", len(batch), exc_info=True)
-                for item in batch:
-                    await self._one(item)
-                return
-        except Exception as err:  # noqa: BLE001 (the waiting request hears why)
-            log.exception("HPSv3 failed on an image")
-            _fail(batch[0], err)
-            return
-        finally:
-            self._in_flight.release()
-        for item, result in zip(batch, results, strict=True):
-            if not item.future.done():
-                item.future.set_result(result)
-
-    async def _one(self, item: _Item) -> None:
-        loop = asyncio.get_running_loop()
-        try:
-            inputs = await loop.run_in_executor(self._cpu, self.prepare, [item.image], [item.prompt])
-            (result,) = await loop.run_in_executor(self._gpu, self.forward, inputs)
-        except Exception as err:  # noqa: BLE001 (this item alone fails)
-            _fail(item, err)
-            return
-        if not item.future.done():
-            item.future.set_result(result)
-
-    def _note(self, size: int) -> None:
-        c = self.counters
-        c.batches += 1
-        c.images += size
-        c.largest_batch = max(c.largest_batch, size)
-
-
-def split_reward(inferencer: Inferencer) -> tuple[Callable[[list[Any], list[str]], Any], Callable[[Any], list]]:
-    """hpsv3's `reward()` as its two halves: (prepare on the CPU, forward on the GPU).
-
-    `HPSv3RewardInferencer.reward` is `prepare_batch` then `model(return_dict=True, **batch)`;
-    splitting it lets the batcher overlap them. Both run under `torch.inference_mode()`.
-    """
-    import torch
-
-    def to_pairs(out: Any, size: int) -> list[tuple[float, float]]:
-        if tuple(out.shape) != (size, 2):  # one reward token per image, or the rows misalign
-            raise RuntimeError(f"HPSv3 returned {tuple(out.shape)} for {size} images, not ({size}, 2)")
-        return [(float(row[0]), float(row[1])) for row in out.float().cpu().tolist()]
-
-    def prepare(images: list[Any], prompts: list[str]) -> Any:
-        with torch.inference_mode():
-            return inferencer.prepare_batch(images, prompts)
-
-    def forward(batch: Any) -> list[tuple[float, float]]:
-        with torch.inference_mode():
-            return to_pairs(inferencer.model(return_dict=True, **batch)["logits"], len(batch["image_grid_thw"]))
-
-    return prepare, forward
-
-
-MAX_ASPECT = 200
-"""Qwen2-VL's image processor refuses an aspect ratio above 200 (`smart_resize`)."""
-
-
-def decode_png(data: str, index: int, settings: Settings):  # noqa: ANN201 (PIL.Image.Image)
-    """A base64 PNG as an 8-bit RGB PIL image, transparency composited onto white.
-
-    Whitespace in the base64 (line-wrapped output of `base64`) is ignored; a `data:` prefix is
-    allowed. Only Pillow's PNG decoder ever sees the bytes.
-
-    Raises:
-        HTTPException: 400 bad base64 or an undecodable PNG, 413 too many bytes or pixels,
-            415 not a PNG, 422 an aspect ratio over 200.
-    """
-    from PIL import Image
-
-    if data.startswith("data:"):
-        data = data.partition(",")[2]
-    if len(data) > settings.max_image_bytes * 4 // 3 + 4096:
-        raise HTTPException(413, f"image {index} is over {settings.max_image_bytes} bytes")
-    try:
-        raw = base64.b64decode("".join(data.split()), validate=True)
-    except (binascii.Error, ValueError) as err:
-        raise HTTPException(400, f"image {index} is not valid base64: {err}") from err
-    if len(raw) > settings.max_image_bytes:
-        raise HTTPException(413, f"image {index} is over {settings.max_image_bytes} bytes")
-    if not raw.startswith(PNG_SIGNATURE):
-        raise HTTPException(415, f"image {index} is not a PNG (only image/png is accepted)")
-    try:
-        image = Image.open(io.BytesIO(raw), formats=["PNG"])
-        width, height = image.size
-        if max(width, height) > settings.max_image_side:
-            raise HTTPException(413, f"image {index} is {width}x{height}, over {settings.max_image_side} px a side")
-        if max(width, height) > MAX_ASPECT * min(width, height):
-            raise HTTPException(422, f"image {index} is {width}x{height}: an aspect ratio over {MAX_ASPECT}")
-        image.load()
-    except HTTPException:
-        raise
-    except Image.DecompressionBombError as err:
-        raise HTTPException(413, f"image {index} has too many pixels") from err
-    except Exception as err:  # noqa: BLE001 (PIL raises many types for broken files)
-        raise HTTPException(400, f"image {index} is not a readable PNG ({type(err).__name__})") from err
-    return to_rgb(image)
-
-
-def to_rgb(image):  # noqa: ANN001, ANN201 (PIL.Image.Image)
-    """8-bit RGB: 16-bit grey scaled down (not clipped), transparency composited onto white."""
-    import numpy as np
-    from PIL import Image
-
-    if image.mode in ("I;16", "I;16B", "I;16L", "I"):
-        grey = np.asarray(image, dtype=np.uint32)
-        scale = 257 if grey.max(initial=0) > 255 or image.mode != "I" else 1
-        image = Image.fromarray((grey // scale).clip(0, 255).astype(np.uint8), "L")
-    if image.mode == "P" and "transparency" in image.info:
-        image = image.convert("RGBA")
-    if image.mode in ("RGBA", "LA", "PA"):
-        rgba = image.convert("RGBA")
-        paper = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
-        return Image.alpha_composite(paper, rgba).convert("RGB")
-    return image.convert("RGB")
 
 
 class Scorer:

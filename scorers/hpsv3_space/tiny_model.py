@@ -185,7 +185,7 @@ def random_inferencer(size: str = "7b", device: str = "cuda", dtype: str = "bflo
     from hpsv3.inference import HPSv3RewardInferencer
     from hpsv3.model.qwen2vl_trainer import Qwen2VLRewardModelBT
 
-    from hpsv3_space.app import use_block_diagonal_vision_attention
+    from hpsv3_space.model import use_block_diagonal_vision_attention
 
     use_block_diagonal_vision_attention(block_diagonal)
     processor = build_processor()
@@ -212,7 +212,7 @@ def random_inferencer(size: str = "7b", device: str = "cuda", dtype: str = "bflo
 
 
 def main() -> None:
-    """`python -m hpsv3_space.tiny_model DIR` (from `scorers/`, in `.venv-hpsv3`)."""
+    """`python -m hpsv3_space.tiny_model DIR` (in `.venv-hpsv3`)."""
     import argparse
 
     parser = argparse.ArgumentParser(

@@ -7,20 +7,15 @@ project's main one: `make test` runs them with `.venv-hpsv3/bin/pytest tests/hps
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scorers"))
-
-from hpsv3_space.app import Loaded, Settings, create_app, load_hpsv3  # noqa: E402
-from hpsv3_space.tiny_model import write_tiny_model  # noqa: E402
-
-from tests.conftest import serving  # noqa: E402 (stdlib and pytest only: safe in this venv)
+from hpsv3_space.app import Loaded, Settings, create_app, load_hpsv3
+from hpsv3_space.tiny_model import write_tiny_model
+from tests.conftest import serving  # stdlib and pytest only: safe in this venv
 
 
 @pytest.fixture(scope="session")

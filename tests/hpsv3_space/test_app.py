@@ -13,9 +13,9 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import numpy as np
 import pytest
-from hpsv3_space.app import Loaded, Settings, load_hpsv3, to_score
 from PIL import Image
 
+from hpsv3_space.app import Loaded, Settings, load_hpsv3, to_score
 from tests.hpsv3_space.conftest import serve, wait_loaded
 
 

@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 from fastapi import HTTPException
+
 from hpsv3_space.app import MicroBatcher
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 import torch
-from hpsv3_space.app import use_block_diagonal_vision_attention
 from PIL import Image
+
+from hpsv3_space.model import use_block_diagonal_vision_attention
 
 
 @pytest.fixture(autouse=True)

@@ -44,7 +44,6 @@ Chromium runs with `--no-sandbox` (the usual setting as root in a container), so
 sandbox is the container's.
 """
 
-from watercolour_env.server.sandbox.renderer import Renderer
 from watercolour_env.server.sandbox.picture import (
     CANVAS_PX,
     PAINT_DELTA,
@@ -53,5 +52,6 @@ from watercolour_env.server.sandbox.picture import (
     check_png,
     paint_fraction,
 )
+from watercolour_env.server.sandbox.renderer import Renderer
 
 __all__ = ["CANVAS_PX", "PAINT_DELTA", "RenderResult", "RenderStatus", "Renderer", "check_png", "paint_fraction"]

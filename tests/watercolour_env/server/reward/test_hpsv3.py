@@ -48,12 +48,8 @@ def test_an_unreachable_space_is_unavailable_after_its_retries():
 
 def test_a_space_still_loading_is_retried_then_unavailable():
     """The Space app itself (no model needed to stay in "loading"), served from the main venv."""
-    import sys
     import threading
 
-    from tests.conftest import REPO
-
-    sys.path.insert(0, str(REPO / "scorers"))
     from hpsv3_space.app import Settings, create_app
 
     release = threading.Event()
@@ -203,11 +199,7 @@ def test_a_wrong_token_or_a_url_that_is_no_scorer_refuses_to_start(hpsv3_space):
 
 
 def test_the_space_wants_json():
-    import sys
 
-    from tests.conftest import REPO
-
-    sys.path.insert(0, str(REPO / "scorers"))
     from hpsv3_space.app import Settings, create_app
 
     with serving(create_app(Settings(), loader=lambda s: (_ for _ in ()).throw(RuntimeError("no model")))) as url:

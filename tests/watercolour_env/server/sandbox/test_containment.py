@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import http.server
 import contextlib
+import http.server
 import json
 import os
 import signal
