@@ -20,7 +20,7 @@ from peft import LoraConfig
 from trl import GRPOConfig, GRPOTrainer, TrlParser
 
 from watercolour_env import WatercolourEnv
-from watercolour_env.server.prompt import REPLY_PRIMER
+from watercolour_env.server.prompt import DEFAULT_SUBJECT, REPLY_PRIMER
 from watercolour_trainer.policy import EMBEDDED_POLICY, load_policy, stop_at_closing_fence
 from watercolour_trainer.rewards import EnvironmentReward
 from watercolour_trainer.rollouts import RolloutLog, curve_rows
@@ -34,7 +34,7 @@ class WatercolourArguments:
 
     env_url: str = field(default="http://127.0.0.1:8000", metadata={"help": "Environment server URL."})
     model: str = field(default=EMBEDDED_POLICY, metadata={"help": "Model id, folder, .gguf, or the embedded policy."})
-    subject: str = field(default="a peach hibiscus", metadata={"help": "What every prompt asks to paint."})
+    subject: str = field(default=DEFAULT_SUBJECT, metadata={"help": "What every prompt asks to paint."})
     n_prompts: int = field(default=64, metadata={"help": "Dataset rows, each with its own render seed."})
     base_seed: int = field(default=0, metadata={"help": "Seed of the first row; row i uses base_seed + i."})
     prime_reply: bool = field(default=False, metadata={"help": "Start every completion after the sketch boilerplate."})

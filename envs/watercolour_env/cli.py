@@ -13,6 +13,8 @@ from pathlib import Path
 
 import typer
 
+from watercolour_env.server.prompt import DEFAULT_SUBJECT
+
 app = typer.Typer(
     help="Teach language models to paint watercolours with p5.brush.",
     no_args_is_help=True,
@@ -164,7 +166,7 @@ def pool_generate(
     critic_model: str = typer.Option(None, help="Vision model that critiques each render; off when omitted."),
     rounds: int = typer.Option(1, min=1, help="Refinement rounds per sketch (needs --critic-model)."),
     per_model: int = typer.Option(4, min=1, help="Sketches per painter model."),
-    subject: str = typer.Option("a peach hibiscus", help="What to paint."),
+    subject: str = typer.Option(DEFAULT_SUBJECT, help="What to paint."),
 ) -> None:
     """Generate candidate sketches with chat models, refine them with a critic, render and gate them."""
     import os

@@ -23,6 +23,7 @@ from pathlib import Path
 from PIL import Image
 
 from watercolour_env.errors import ConfigError
+from watercolour_env.server.prompt import DEFAULT_SUBJECT
 
 MANIFEST = "pool.jsonl"
 TIER_NAMES = ("love", "okay", "nope")
@@ -47,7 +48,7 @@ class PoolRow:
     image: str
     sketch: str
     tier: Tier | None = None
-    subject: str = "a peach hibiscus"
+    subject: str = DEFAULT_SUBJECT
     author: str = ""
     seed: int = 0
     notes: str = ""
@@ -72,7 +73,7 @@ class PoolRow:
         return cls(
             **fields,
             tier=Tier(tier) if tier else None,
-            subject=row.get("subject", "a peach hibiscus"),
+            subject=row.get("subject", DEFAULT_SUBJECT),
             author=row.get("author", ""),
             seed=int(row.get("seed", 0)),
             notes=row.get("notes", ""),
