@@ -11,6 +11,18 @@ import enum
 from pydantic import BaseModel, Field
 
 
+class Tier(str, enum.Enum):
+    """A hand rating of a pool painting: `love` (the taste to reach), `okay`, `nope` (a counter-example)."""
+
+    LOVE = "love"
+    OKAY = "okay"
+    NOPE = "nope"
+
+
+TIER_NAMES = tuple(tier.value for tier in Tier)
+"""Tier names in the order of a Hub dataset's ClassLabel (the dataset stores the index)."""
+
+
 class Violation(str, enum.Enum):
     """A named reason the gate rejected a reply.
 

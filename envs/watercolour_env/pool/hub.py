@@ -10,6 +10,7 @@ import logging
 from pathlib import Path
 
 from watercolour_env.pool import Pool, PoolRow, write_manifest
+from watercolour_env.terms import TIER_NAMES
 
 log = logging.getLogger(__name__)
 
@@ -23,7 +24,7 @@ def pool_dataset(pool: Pool):  # noqa: ANN201 (datasets is imported lazily)
     features = datasets.Features(
         {
             "id": datasets.Value("string"),
-            "tier": datasets.ClassLabel(names=["love", "okay", "nope"]),
+            "tier": datasets.ClassLabel(names=list(TIER_NAMES)),
             "image": datasets.Image(),
             "sketch": datasets.Value("string"),
             "subject": datasets.Value("string"),

@@ -14,7 +14,6 @@ Folder layout:
 
 from __future__ import annotations
 
-import enum
 import io
 import json
 from dataclasses import asdict, dataclass
@@ -24,20 +23,11 @@ from PIL import Image
 
 from watercolour_env.errors import ConfigError
 from watercolour_env.server.prompt import DEFAULT_SUBJECT
+from watercolour_env.terms import TIER_NAMES, Tier
 
 MANIFEST = "pool.jsonl"
-TIER_NAMES = ("love", "okay", "nope")
-"""Tier names in the order of the dataset's ClassLabel (a Hub dataset stores the index)."""
 STARTER_POOL = Path(__file__).resolve().parents[3] / "pools" / "starter"
 """The pool the project ships (62 hibiscus paintings rated love / okay / nope); the default."""
-
-
-class Tier(str, enum.Enum):
-    """A hand rating: `love` (the taste to reach), `okay`, `nope` (a counter-example)."""
-
-    LOVE = "love"
-    OKAY = "okay"
-    NOPE = "nope"
 
 
 @dataclass

@@ -13,7 +13,7 @@ from watercolour_env.pool import STARTER_POOL, Tier
 from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR
 from watercolour_env.server.prompt import DEFAULT_SUBJECT
 from watercolour_env.server.reward.hpsv3 import DEFAULT_PROMPT as HPSV3_DEFAULT_PROMPT
-from watercolour_env.server.reward.judge import HIBISCUS_CRITERIA
+from watercolour_env.server.reward.judge import DEFAULT_REFERENCE_MIX, HIBISCUS_CRITERIA
 from watercolour_env.server.reward.rubric import (
     LENGTH_RAMP_FULL_TOKENS,
     LENGTH_RAMP_START_TOKENS,
@@ -64,7 +64,7 @@ class Settings(BaseSettings):
     judge_criteria: str = HIBISCUS_CRITERIA  # what "better" means: "Which is the better <criteria>?"
     judge_structured_output: bool = True  # ask for a JSON schema; falls back to the strict parser if refused
     references_per_episode: int = Field(4, ge=1, le=32)
-    reference_mix: dict[Tier, float] = Field(default_factory=lambda: {Tier.LOVE: 0.5, Tier.OKAY: 0.5})
+    reference_mix: dict[Tier, float] = Field(default_factory=lambda: dict(DEFAULT_REFERENCE_MIX))
     hpsv3_url: str | None = None
     hpsv3_token: SecretStr | None = None
     hpsv3_prompt: str = HPSV3_DEFAULT_PROMPT

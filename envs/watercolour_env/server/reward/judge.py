@@ -84,6 +84,10 @@ class JudgeScore:
         return self.value is not None
 
 
+DEFAULT_REFERENCE_MIX = {Tier.LOVE: 0.5, Tier.OKAY: 0.5}
+"""Half `love`, half `okay`: the seed project's mix (decision 0003, "The recipe")."""
+
+
 def draw_references(pool: Pool, n: int, seed: int, mix: dict[Tier, float] | None = None) -> list[Reference]:
     """`n` references drawn from the pool by tier mix, reproducibly from the episode seed.
 
@@ -96,7 +100,7 @@ def draw_references(pool: Pool, n: int, seed: int, mix: dict[Tier, float] | None
         seed: the episode seed.
         mix: share of each tier, default half `love`, half `okay` (the seed project's choice).
     """
-    mix = mix or {Tier.LOVE: 0.5, Tier.OKAY: 0.5}
+    mix = mix or DEFAULT_REFERENCE_MIX
     rng = random.Random(seed)
     tiers = list(mix)
     counts = {t: int(n * mix[t]) for t in tiers}
