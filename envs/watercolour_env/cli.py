@@ -57,7 +57,10 @@ def render(
 
     settings = load_settings()
     out = out or sketch.with_suffix(".png")
-    with Renderer(workers=1, deadline_s=deadline_s, chromium_path=settings.chromium_path) as renderer:
+    with Renderer(
+        workers=1, deadline_s=deadline_s, chromium_path=settings.chromium_path,
+        network_namespace=settings.render_network_namespace,
+    ) as renderer:  # fmt: skip
         result = renderer.render(sketch.read_text(), seed=seed)
     if result.png:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -136,7 +139,10 @@ def pool_render(
     from watercolour_env.server.settings import load_settings
 
     settings = load_settings()
-    with Renderer(workers=workers or settings.render_workers, chromium_path=settings.chromium_path) as renderer:
+    with Renderer(
+        workers=workers or settings.render_workers, chromium_path=settings.chromium_path,
+        network_namespace=settings.render_network_namespace,
+    ) as renderer:  # fmt: skip
         summary = render_folder(folder, renderer, seed=seed)
     typer.echo(f"rendered {len(summary.rendered)}, up to date {len(summary.skipped)}, failed {len(summary.failed)}")
     for name, reason in summary.failed.items():
@@ -175,9 +181,13 @@ def pool_generate(
 
     from watercolour_env.pool.generate import Generator
     from watercolour_env.server.sandbox import Renderer
+    from watercolour_env.server.settings import load_settings
 
+    settings = load_settings()
     client = OpenAI(base_url=base_url, api_key=os.environ.get(api_key_env, "none"), max_retries=3, timeout=300)
-    with Renderer() as renderer:
+    with Renderer(
+        chromium_path=settings.chromium_path, network_namespace=settings.render_network_namespace
+    ) as renderer:
         candidates = Generator(client, renderer, out, critic_model=critic_model).run(model, subject, per_model, rounds)
     passed = sum(c.passed for c in candidates)
     typer.echo(

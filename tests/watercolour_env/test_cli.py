@@ -1,10 +1,12 @@
 """The `watercolour episode` command against the real server: output, weights, exit codes."""
 
 import json
+import os
+import subprocess
 
 import pytest
 
-from tests.conftest import episode
+from tests.conftest import EXAMPLES, WATERCOLOUR, episode
 
 pytestmark = [pytest.mark.server, pytest.mark.browser]
 
@@ -22,3 +24,12 @@ def test_weights_the_server_cannot_honour_are_one_line_and_exit_2(server_url):
     assert refused.returncode == 2
     assert refused.stderr.startswith("error: the server refused the episode") and "hpsv3" in refused.stderr
     assert "Traceback" not in refused.stderr
+
+
+def test_render_honours_the_network_namespace_setting_and_says_what_to_set():
+    env = {**os.environ, "PATH": "/nonexistent", "WATERCOLOUR_RENDER_NETWORK_NAMESPACE": "on"}
+    done = subprocess.run([WATERCOLOUR, "render", str(EXAMPLES / "trivial.js")], capture_output=True, text=True,
+                          env=env, timeout=120)  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("error: no network namespace")
+    assert "WATERCOLOUR_RENDER_NETWORK_NAMESPACE=auto" in done.stderr
