@@ -17,7 +17,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, example
 from watercolour_env.errors import RenderError
 from watercolour_env.server.sandbox import Renderer, RenderStatus
 from watercolour_env.server.sandbox import renderer as render
@@ -152,10 +152,7 @@ def test_chromium_sees_only_loopback_with_no_route_anywhere():
     # own: its one interface is loopback, and it has no route
     with Renderer(workers=1, network_namespace="on") as renderer:
         assert renderer.network_isolation == "namespace"
-        assert (
-            renderer.render((REPO / "examples" / "sketches" / "trivial.js").read_text(), seed=1).status
-            is RenderStatus.OK
-        )
+        assert renderer.render(example("trivial.js"), seed=1).status is RenderStatus.OK
         processes = chromium_processes()
         assert len(processes) >= 3  # the browser, its GPU process, a renderer at least
         ours = os.readlink("/proc/self/ns/net")
@@ -187,10 +184,7 @@ def test_a_machine_without_namespaces_renders_with_the_flags_alone_and_says_so(m
     monkeypatch.setenv("PATH", "/nonexistent")  # no `unshare` to be found
     with caplog.at_level("WARNING"), Renderer(workers=1) as renderer:
         assert renderer.network_isolation == "flags"
-        assert (
-            renderer.render((REPO / "examples" / "sketches" / "trivial.js").read_text(), seed=1).status
-            is RenderStatus.OK
-        )
+        assert renderer.render(example("trivial.js"), seed=1).status is RenderStatus.OK
     assert any("no network namespace" in r.getMessage() and "unshare" in r.getMessage() for r in caplog.records)
 
 
