@@ -66,6 +66,14 @@ def starter_scorer():
     return EmbeddedScorer.fit(Pool.load(str(STARTER_POOL)), folds=0)
 
 
+def starter_terms() -> list:
+    """The terms of a deployment with nothing configured: the length ramp and the embedded scorer."""
+    from watercolour_env.server.reward.embedded import EmbeddedTerm
+    from watercolour_env.server.reward.length import LengthTerm
+
+    return [LengthTerm(), EmbeddedTerm(starter_scorer())]
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _no_ambient_settings():
     """The caller's WATERCOLOUR_* (and misspelt WATERCOLOR_*) variables never reach a test."""

@@ -8,7 +8,6 @@ Arguments are `WatercolourArguments` plus TRL's `GRPOConfig`, parsed by `TrlPars
 
 from __future__ import annotations
 
-import json
 import logging
 import sys
 import time
@@ -20,6 +19,7 @@ from peft import LoraConfig
 from trl import GRPOConfig, GRPOTrainer, TrlParser
 
 from watercolour_env import WatercolourEnv
+from watercolour_env.client import parse_reward_weights
 from watercolour_env.server.prompt import DEFAULT_SUBJECT, REPLY_PRIMER
 from watercolour_trainer.policy import EMBEDDED_POLICY, load_policy, stop_at_closing_fence
 from watercolour_trainer.rewards import EnvironmentReward
@@ -54,13 +54,6 @@ class WatercolourArguments:
             'e.g. {"gate": 0.1, "embedded": 0.9}.'
         },
     )
-
-
-def parse_reward_weights(text: str | None) -> dict[str, float] | str | None:
-    """`--env_reward_weights`: JSON weights by component, or a preset name passed as is."""
-    if not text:
-        return None
-    return json.loads(text) if text.lstrip().startswith("{") else text.strip()
 
 
 def build_dataset(args: WatercolourArguments, tokenizer) -> Dataset:  # noqa: ANN001

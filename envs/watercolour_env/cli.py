@@ -105,11 +105,11 @@ def episode(
     (status infra_error: a render or a scorer failed), 2 when the server refuses the request.
     """
     from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
+    from watercolour_env.client import parse_reward_weights
     from watercolour_env.errors import WatercolourError
 
-    options = {}
-    if weights:
-        options["weights"] = json.loads(weights) if weights.lstrip().startswith("{") else weights.strip()
+    parsed = parse_reward_weights(weights)
+    options = {} if parsed is None else {"weights": parsed}
     with WatercolourEnv(base_url=env_url, message_timeout_s=120).sync() as env:
         try:
             env.reset(seed=seed, subject=subject, return_image=out is not None, **options)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from openenv.core.client_types import StepResult
@@ -34,3 +35,18 @@ class WatercolourEnv(EnvClient[WatercolourAction, WatercolourObservation, Waterc
 
     def _parse_state(self, payload: dict[str, Any]) -> WatercolourState:
         return WatercolourState.model_validate(payload)
+
+
+def parse_reward_weights(text: str | None) -> dict[str, float] | str | None:
+    """Reward weights as a user types them (`--weights`, `--env_reward_weights`), for `reset(weights=...)`.
+
+    Args:
+        text: JSON weights by component (`{"gate": 0.1, "embedded": 0.9}`), or a preset name
+            (`hps-led`), which is passed as is for the server to check; None or "" for none.
+
+    Raises:
+        json.JSONDecodeError: text that starts with "{" but is not JSON.
+    """
+    if not text or not text.strip():
+        return None
+    return json.loads(text) if text.lstrip().startswith("{") else text.strip()

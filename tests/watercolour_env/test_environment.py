@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.conftest import example, starter_scorer
+from tests.conftest import example, starter_terms
 from watercolour_env import EpisodeStatus, WatercolourAction
 from watercolour_env.errors import WatercolourError
 from watercolour_env.server.reward.rubric import Rubric, RubricWeights
@@ -15,7 +15,7 @@ def test_a_dead_renderer_gives_reward_none_and_status_infra_error():
     renderer = Renderer(workers=1)
     renderer.start()
     renderer.close()
-    env = WatercolourEnvironment(renderer, Rubric(RubricWeights(), scorer=starter_scorer()))
+    env = WatercolourEnvironment(renderer, Rubric(RubricWeights(), starter_terms()))
     env.reset(seed=1)
     obs = env.step(WatercolourAction(reply=example("hibiscus.js")))
     assert obs.reward is None
@@ -24,7 +24,7 @@ def test_a_dead_renderer_gives_reward_none_and_status_infra_error():
 
 
 def test_a_second_step_in_one_episode_is_an_error():
-    env = WatercolourEnvironment(Renderer(workers=1), Rubric(RubricWeights(), scorer=starter_scorer()))
+    env = WatercolourEnvironment(Renderer(workers=1), Rubric(RubricWeights(), starter_terms()))
     env.reset(seed=1)
     obs = env.step(WatercolourAction(reply=example("bare_primitives.js")))  # rejected before rendering
     assert obs.status is EpisodeStatus.REJECTED
@@ -33,7 +33,7 @@ def test_a_second_step_in_one_episode_is_an_error():
 
 
 def test_a_syntax_error_is_rejected_before_rendering_with_the_parsers_position():
-    env = WatercolourEnvironment(Renderer(workers=1), Rubric(RubricWeights(), scorer=starter_scorer()))
+    env = WatercolourEnvironment(Renderer(workers=1), Rubric(RubricWeights(), starter_terms()))
     env.reset(seed=1)
     obs = env.step(WatercolourAction(reply="```js\nfunction setup() {\n  brush.circle(1, 2\n```"))
     assert "syntax_error" in [v.value for v in obs.violations]
@@ -42,7 +42,7 @@ def test_a_syntax_error_is_rejected_before_rendering_with_the_parsers_position()
 
 
 def test_weights_given_at_reset_apply_to_that_episode_only():
-    env = WatercolourEnvironment(Renderer(workers=1), Rubric(RubricWeights(), scorer=starter_scorer()))
+    env = WatercolourEnvironment(Renderer(workers=1), Rubric(RubricWeights(), starter_terms()))
     env.reset(seed=1, weights={"gate": 0.4, "length": 0.6})
     obs = env.step(WatercolourAction(reply=example("bare_primitives.js")))  # gated out, no render
     assert weighted(obs) == {"gate": 0.4, "length": 0.6}
@@ -73,6 +73,6 @@ def weighted(obs) -> dict[str, float]:
 def test_invalid_weights_at_reset_are_refused_with_a_reason(weights, message):
     from watercolour_env.errors import ConfigError
 
-    env = WatercolourEnvironment(Renderer(workers=1), Rubric(RubricWeights(), scorer=starter_scorer()))
+    env = WatercolourEnvironment(Renderer(workers=1), Rubric(RubricWeights(), starter_terms()))
     with pytest.raises(ConfigError, match=message):
         env.reset(seed=1, weights=weights)

@@ -14,8 +14,9 @@ from PIL import Image, ImageDraw
 from tqdm import tqdm
 
 from watercolour_env.pool import PoolRow, Tier, read_manifest, write_manifest
-from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR
-from watercolour_env.server.sandbox import Renderer, RenderStatus, paint_fraction
+from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR, GateResult, check_render, check_source, sandbox_detail
+from watercolour_env.server.sandbox import Renderer, RenderResult, RenderStatus, paint_fraction
+from watercolour_env.terms import Violation
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,10 @@ def render_folder(
 ) -> RenderSummary:
     """Renders every `sketches/*.js` of a pool folder into `images/`, updating `pool.jsonl`.
 
+    A sketch is judged by the environment's own gate (source checks, then the render's): one the
+    gate rejects (blank, an error, paint that is not the ten brush methods) is named in `failed`
+    and never becomes a painting to rate, since the policy could not have painted it.
+
     Resumable: a sketch whose PNG is newer than its source is skipped, and the manifest keeps
     every existing row's tier and notes. Renders run in parallel on the renderer's workers.
 
@@ -44,7 +49,7 @@ def render_folder(
         folder: the pool folder (with a `sketches/` subfolder).
         renderer: a started or startable renderer.
         seed: render seed for new rows (existing rows keep theirs).
-        paint_floor: paint fraction under which a render counts as failed (blank).
+        paint_floor: paint fraction under which a render counts as blank (the gate's floor).
     """
     folder = Path(folder)
     sketches = sorted((folder / "sketches").glob("*.js"))
@@ -59,17 +64,18 @@ def render_folder(
         else:
             todo.append(path)
 
-    def render_one(path: Path) -> tuple[Path, object]:
+    def render_one(path: Path) -> tuple[Path, GateResult]:
         row_seed = rows[path.stem].seed if path.stem in rows else seed
-        return path, renderer.render(path.read_text(encoding="utf-8"), seed=row_seed)
+        gate = check_source(path.read_text(encoding="utf-8"))
+        if gate.passed:
+            gate = check_render(gate, renderer.render(gate.sketch or "", seed=row_seed), paint_floor)
+        return path, gate
 
     with ThreadPoolExecutor(max_workers=renderer.workers) as pool:
-        for path, result in tqdm(pool.map(render_one, todo), total=len(todo), desc="rendering", unit="sketch"):
-            if result.status is not RenderStatus.OK or result.png is None:
-                summary.failed[path.stem] = f"{result.status.value}: {result.detail or '; '.join(result.js_errors)}"
-                continue
-            if result.paint_fraction < paint_floor:
-                summary.failed[path.stem] = f"blank canvas (paint fraction {result.paint_fraction:.4f})"
+        for path, gate in tqdm(pool.map(render_one, todo), total=len(todo), desc="rendering", unit="sketch"):
+            result = gate.render
+            if not gate.passed or result is None or result.png is None:
+                summary.failed[path.stem] = _why_failed(gate)
                 continue
             (folder / "images" / f"{path.stem}.png").write_bytes(result.png)
             row = rows.get(path.stem) or PoolRow(
@@ -81,6 +87,20 @@ def render_folder(
     if not todo:
         write_manifest(folder, [rows[k] for k in sorted(rows)])
     return summary
+
+
+def _why_failed(gate: GateResult) -> str:
+    """One line: "blank canvas (paint fraction 0.0001)", "render_timeout: ...", "gate: bare primitive, ..."."""
+    render: RenderResult | None = gate.render
+    if gate.infra_failure and render is not None:
+        return f"{render.status.value}: {render.detail or '; '.join(render.js_errors)}"
+    if Violation.BLANK_CANVAS in gate.violations and render is not None:
+        return f"blank canvas (paint fraction {render.paint_fraction:.4f})"
+    if render is not None and render.status in (RenderStatus.SKETCH_ERROR, RenderStatus.TIMEOUT):
+        return f"{render.status.value}: {render.detail or '; '.join(render.js_errors)}"
+    names = ", ".join(v.value.replace("_", " ") for v in gate.violations)
+    blocked = sandbox_detail(render) if render is not None else ""
+    return f"the gate rejects it: {names}" + (f"; {blocked}" if blocked else "")
 
 
 def contact_sheets(folder: Path) -> dict[str, object]:

@@ -1,32 +1,34 @@
-"""The one place that reads the environment: `WATERCOLOUR_*` variables, validated at start-up."""
+"""The one place that reads the environment: `WATERCOLOUR_*` variables, validated at start-up.
+
+The settings are the server's own fields (`ServerSettings`) plus, for every registered reward
+term, its weight `WATERCOLOUR_WEIGHT_<NAME>` and its options `WATERCOLOUR_<NAME>_<FIELD>` (see
+`watercolour_env.server.reward.term`). `Settings` is that class for the terms registered at
+import; `settings_class()` composes it again after a term is registered.
+"""
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import Literal
 
-from pydantic import Field, SecretStr, model_validator
+from pydantic import BaseModel, Field, PrivateAttr, ValidationError, create_model, model_validator
+from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from watercolour_env.errors import ConfigError
-from watercolour_env.pool import STARTER_POOL, Tier
+from watercolour_env.pool import STARTER_POOL
 from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR
 from watercolour_env.server.prompt import DEFAULT_SUBJECT
-from watercolour_env.server.reward.hpsv3 import DEFAULT_PROMPT as HPSV3_DEFAULT_PROMPT
-from watercolour_env.server.reward.judge import DEFAULT_REFERENCE_MIX, HIBISCUS_CRITERIA
-from watercolour_env.server.reward.rubric import (
-    LENGTH_RAMP_FULL_TOKENS,
-    LENGTH_RAMP_START_TOKENS,
-    LENGTH_RUNAWAY_TOKENS,
-    PRESETS,
-    RubricWeights,
-)
-
-WEIGHT_FIELDS = ("weight_gate", "weight_length", "weight_embedded", "weight_judge", "weight_hpsv3")
+from watercolour_env.server.reward import GATE_DEFAULT_WEIGHT, TERMS
+from watercolour_env.server.reward.rubric import PRESETS, RubricWeights, preset
+from watercolour_env.server.reward.term import Term
 
 
-class Settings(BaseSettings):
-    """Server settings; every field is also `WATERCOLOUR_<FIELD>` in the environment.
+class ServerSettings(BaseSettings):
+    """The server's own settings; every field is also `WATERCOLOUR_<FIELD>` in the environment.
+
+    Load them with `load_settings`, which also reads each registered term's weight and options.
 
     Raises:
         ConfigError: through `load_settings`, when a value is out of range.
@@ -47,104 +49,97 @@ class Settings(BaseSettings):
     fail_reward: float = Field(0.0, ge=0, le=1)
     pool: str = str(STARTER_POOL)
     strict_allowlist: bool = True
-    length_start_tokens: int = Field(LENGTH_RAMP_START_TOKENS, ge=0)
-    length_full_tokens: int = Field(LENGTH_RAMP_FULL_TOKENS, ge=1)
-    length_runaway_tokens: int = Field(LENGTH_RUNAWAY_TOKENS, ge=1)
-    weight_gate: float = Field(0.05, ge=0, le=1)
-    weight_length: float = Field(0.05, ge=0, le=1)
-    weight_embedded: float = Field(0.90, ge=0, le=1)
-    weight_judge: float = Field(0.0, ge=0, le=1)
-    weight_hpsv3: float = Field(0.0, ge=0, le=1)
-    preset: str | None = None  # one of rubric.PRESETS; sets all five weights
-    judge_base_url: str = "https://router.huggingface.co/v1"
-    judge_model: str = "Qwen/Qwen3-VL-30B-A3B-Instruct"
-    judge_token: SecretStr | None = None
-    judge_timeout_s: float = Field(60.0, gt=0)
-    judge_max_concurrency: int = Field(8, ge=1)
-    judge_criteria: str = HIBISCUS_CRITERIA  # what "better" means: "Which is the better <criteria>?"
-    judge_structured_output: bool = True  # ask for a JSON schema; falls back to the strict parser if refused
-    references_per_episode: int = Field(4, ge=1, le=32)
-    reference_mix: dict[Tier, float] = Field(default_factory=lambda: dict(DEFAULT_REFERENCE_MIX))
-    hpsv3_url: str | None = None
-    hpsv3_token: SecretStr | None = None
-    hpsv3_prompt: str = HPSV3_DEFAULT_PROMPT
-    hpsv3_timeout_s: float = Field(60.0, gt=0)
-    hpsv3_retries: int = Field(3, ge=0, le=10)
+    weight_gate: float = Field(GATE_DEFAULT_WEIGHT, ge=0, le=1)
+    preset: str | None = None  # one of rubric.PRESETS; sets every weight
+
+    _options: dict[str, BaseModel] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="after")
-    def _preset_sets_the_weights(self) -> Settings:
+    def _preset_sets_the_weights(self) -> ServerSettings:
         if self.preset is None:
             return self
         if self.preset not in PRESETS:
             raise ValueError(f"WATERCOLOUR_PRESET={self.preset!r} is not one of {', '.join(PRESETS)}")
-        explicit = sorted(f"WATERCOLOUR_{f.upper()}" for f in WEIGHT_FIELDS if f in self.model_fields_set)
+        explicit = sorted(f"WATERCOLOUR_{f.upper()}" for f in self._weight_fields() if f in self.model_fields_set)
         if explicit:
             raise ValueError(f"WATERCOLOUR_PRESET sets every weight; unset {', '.join(explicit)} or the preset")
-        for name, value in PRESETS[self.preset].__dict__.items():
+        for name, value in preset(self.preset).items():
             object.__setattr__(self, f"weight_{name}", value)
         return self
 
     @model_validator(mode="after")
-    def _hpsv3_is_configured(self) -> Settings:
-        source = f"WATERCOLOUR_PRESET={self.preset}" if self.preset else "WATERCOLOUR_WEIGHT_HPSV3"
-        if self.weight_hpsv3 > 0 and not self.hpsv3_url:
-            raise ValueError(
-                f"{source} weighs HPSv3 at {self.weight_hpsv3:g}: set WATERCOLOUR_HPSV3_URL to the scorer Space"
-            )
-        if self.hpsv3_url and not self.hpsv3_url.startswith(("http://", "https://")):
-            raise ValueError(f"WATERCOLOUR_HPSV3_URL={self.hpsv3_url!r} needs http:// or https://")
+    def _terms_accept_their_options(self) -> ServerSettings:
+        for name, term in TERMS.items():
+            fields = term.Options.model_fields
+            try:
+                options = term.Options.model_validate(
+                    {info.alias or field: getattr(self, setting_name(term, field)) for field, info in fields.items()}
+                )
+            except ValidationError as err:
+                raise ValueError("; ".join(e["msg"] for e in err.errors())) from None
+            source = f"WATERCOLOUR_PRESET={self.preset}" if self.preset else f"WATERCOLOUR_WEIGHT_{name.upper()}"
+            problem = term.check(options, getattr(self, f"weight_{name}"), source)
+            if problem:
+                raise ValueError(problem)
+            self._options[name] = options
         return self
 
     @model_validator(mode="after")
-    def _reference_mix_is_a_distribution(self) -> Settings:
-        shares = self.reference_mix.values()
-        if not shares or any(v < 0 for v in shares) or abs(sum(shares) - 1.0) > 1e-6:
-            raise ValueError(f"WATERCOLOUR_REFERENCE_MIX shares must be >= 0 and sum to 1, got {self.reference_mix}")
-        return self
-
-    @model_validator(mode="after")
-    def _judge_is_configured(self) -> Settings:
-        if self.weight_judge > 0 and not self.judge_model:
-            raise ValueError("WATERCOLOUR_WEIGHT_JUDGE > 0 needs WATERCOLOUR_JUDGE_MODEL")
-        if self.weight_judge > 0 and "huggingface.co" in self.judge_base_url and self.judge_token is None:
-            raise ValueError(
-                "WATERCOLOUR_WEIGHT_JUDGE > 0 with Hugging Face Inference Providers needs WATERCOLOUR_JUDGE_TOKEN"
-            )
-        return self
-
-    @model_validator(mode="after")
-    def _length_ramp_rises(self) -> Settings:
-        if not self.length_start_tokens < self.length_full_tokens <= self.length_runaway_tokens:
-            raise ValueError(
-                "WATERCOLOUR_LENGTH_START_TOKENS < WATERCOLOUR_LENGTH_FULL_TOKENS <= "
-                "WATERCOLOUR_LENGTH_RUNAWAY_TOKENS must hold"
-            )
-        return self
-
-    @model_validator(mode="after")
-    def _weights_sum_to_one(self) -> Settings:
-        total = sum(getattr(self, f) for f in WEIGHT_FIELDS)
+    def _weights_sum_to_one(self) -> ServerSettings:
+        fields = self._weight_fields()
+        total = sum(getattr(self, f) for f in fields)
         if abs(total - 1.0) > 1e-6:
             now = ", ".join(
                 f"WATERCOLOUR_{f.upper()}={getattr(self, f):g}" + ("" if f in self.model_fields_set else " (default)")
-                for f in WEIGHT_FIELDS
+                for f in fields
             )
             raise ValueError(
                 f"reward weights sum to {total:g}, not 1 ({now}): make them sum to 1, or set WATERCOLOUR_PRESET"
             )
         return self
 
-    def length_ramp(self) -> tuple[int, int, int]:
-        """(start, full, runaway) token counts of the length term."""
-        return self.length_start_tokens, self.length_full_tokens, self.length_runaway_tokens
+    def _weight_fields(self) -> list[str]:
+        return ["weight_gate", *(f"weight_{name}" for name in TERMS)]
 
     def weights(self) -> RubricWeights:
         """The rubric weights these settings describe."""
-        return RubricWeights(self.weight_gate, self.weight_length, self.weight_embedded, self.weight_judge,
-                             self.weight_hpsv3)  # fmt: skip
+        return RubricWeights(**{f.removeprefix("weight_"): getattr(self, f) for f in self._weight_fields()})
+
+    def term_options(self) -> dict[str, BaseModel]:
+        """Each registered term's validated `Options`, by name."""
+        return dict(self._options)
 
 
-def load_settings(**overrides: object) -> Settings:
+def setting_name(term: type[Term], field: str) -> str:
+    """The settings field (`WATERCOLOUR_<upper>`) of one option of a term: its alias, else `<term>_<field>`."""
+    return term.Options.model_fields[field].alias or f"{term.name}_{field}"
+
+
+@functools.cache
+def _compose(terms: tuple[type[Term], ...]) -> type[ServerSettings]:
+    fields: dict[str, tuple[object, FieldInfo]] = {}
+    for term in terms:
+        fields[f"weight_{term.name}"] = (float, Field(term.default_weight, ge=0, le=1))
+        for field, info in term.Options.model_fields.items():
+            plain = FieldInfo.merge_field_infos(info, alias=None, validation_alias=None, serialization_alias=None,
+                                                alias_priority=None)  # fmt: skip
+            fields[setting_name(term, field)] = (info.annotation, plain)
+    clash = sorted(set(fields) & set(ServerSettings.model_fields))
+    if clash:
+        raise ConfigError(f"reward term settings {clash} clash with the server's own")
+    return create_model("Settings", __base__=ServerSettings, __module__=__name__, **fields)  # type: ignore[call-overload]
+
+
+def settings_class() -> type[ServerSettings]:
+    """The settings class for the terms registered now (composed once per set of terms)."""
+    return _compose(tuple(TERMS.values()))
+
+
+Settings = settings_class()
+"""The settings for the registered terms; `Settings.model_fields` lists every `WATERCOLOUR_*` name."""
+
+
+def load_settings(**overrides: object) -> ServerSettings:
     """Reads and validates the settings once, at start-up.
 
     Raises:
@@ -152,15 +147,14 @@ def load_settings(**overrides: object) -> Settings:
     """
     import difflib
 
-    from pydantic import ValidationError
-
-    known = {f"WATERCOLOUR_{name.upper()}" for name in Settings.model_fields}
+    cls = settings_class()
+    known = {f"WATERCOLOUR_{name.upper()}" for name in cls.model_fields}
     for variable in sorted(v for v in os.environ if v.upper().startswith("WATERCOLOUR_") and v.upper() not in known):
         close = difflib.get_close_matches(variable.upper(), known, n=1)
         hint = f"; did you mean {close[0]}?" if close else "; the README lists the settings"
         raise ConfigError(f"unknown setting {variable}{hint}")
     try:
-        return Settings(**overrides)  # type: ignore[arg-type]
+        return cls(**overrides)  # type: ignore[arg-type]
     except ValidationError as err:
         lines = [
             (f"- WATERCOLOUR_{str(e['loc'][0]).upper()}: " if e["loc"] else "- ")

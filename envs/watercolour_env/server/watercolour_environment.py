@@ -47,7 +47,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         0.4 (issue 11) the allowlist enforced inside the sandbox, setup-only sketches reported.
 
     Example:
-        >>> env = WatercolourEnvironment(renderer, Rubric(RubricWeights(), scorer=scorer))  # doctest: +SKIP
+        >>> env = WatercolourEnvironment(renderer, Rubric(RubricWeights(), terms))  # doctest: +SKIP
         >>> env.reset(seed=3, subject="a peach hibiscus").prompt  # doctest: +SKIP
         'Paint a peach hibiscus as a loose watercolour.'
     """
@@ -89,9 +89,9 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             episode_id: an id to report; a fresh UUID when None.
             subject: what to paint, e.g. "a peach hibiscus"; the server default when None.
             return_image: whether the step observation carries the PNG.
-            weights: this episode's reward weights by component (gate, length, hpsv3, judge,
-                embedded), summing to 1, or a preset name ("hps-only", "judge-led", "hps-led",
-                "embedded"); the deployment's when None.
+            weights: this episode's reward weights by component ("gate" and the registered
+                terms: length, hpsv3, judge, embedded), summing to 1, or a preset name
+                ("hps-only", "judge-led", "hps-led", "embedded"); the deployment's when None.
             **kwargs: other reset options, ignored.
 
         Raises:

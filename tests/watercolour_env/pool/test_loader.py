@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, REPO
 from watercolour_env.errors import ConfigError
 from watercolour_env.pool import Pool, Tier, read_manifest, write_manifest
 from watercolour_env.pool.render import contact_sheets, render_folder
@@ -22,6 +22,8 @@ def rendered(tmp_path_factory, renderer):
     (folder / "sketches").mkdir()
     for name in ("trivial", "hibiscus", "rich", "paints_nothing"):
         shutil.copy(EXAMPLES / f"{name}.js", folder / "sketches" / f"{name}.js")
+    # paints a flat ellipse through an alias of p5's: the gate rejects it, so no one may rate it
+    shutil.copy(REPO / "tests/fixtures/sketches/hacks/alias_global.js", folder / "sketches" / "alias_global.js")
     summary = render_folder(folder, renderer)
     return folder, summary
 
@@ -37,6 +39,7 @@ def test_render_writes_pngs_and_a_manifest_and_names_what_failed(rendered):
     folder, summary = rendered
     assert sorted(summary.rendered) == ["hibiscus", "rich", "trivial"]
     assert "blank canvas" in summary.failed["paints_nothing"]
+    assert summary.failed["alias_global"].startswith("the gate rejects it: bare primitive")
     assert [r.id for r in read_manifest(folder)] == ["hibiscus", "rich", "trivial"]
 
 

@@ -62,10 +62,10 @@ def test_the_reference_mix_is_read_as_json_and_must_be_a_distribution(monkeypatc
 
 
 def test_the_judge_criteria_come_from_the_settings(monkeypatch):
-    from watercolour_env.server.app import build_judge
+    from watercolour_env.server.reward.judge import judge_from
 
     monkeypatch.setenv("WATERCOLOUR_JUDGE_CRITERIA", "a botanical watercolour of a rose")
-    judge = build_judge(load_settings(judge_base_url="http://127.0.0.1:9/v1"))
+    judge = judge_from(load_settings(judge_base_url="http://127.0.0.1:9/v1").term_options()["judge"])
     assert judge.criteria == "a botanical watercolour of a rose"
 
 

@@ -23,6 +23,7 @@ import numpy as np
 from PIL import Image
 
 from watercolour_env.pool import Pool, Tier
+from watercolour_env.server.reward.term import Painting, Term, Verdict
 from watercolour_env.server.sandbox import PAINT_DELTA
 
 log = logging.getLogger(__name__)
@@ -175,6 +176,30 @@ class EmbeddedScorer:
     def score(self, png: bytes) -> float:
         """Preference score in (0, 1); 0.5 for a painting like the pool's median."""
         return float(_sigmoid(self.utility(image_features(png)) - self.median_utility))
+
+
+class EmbeddedTerm(Term):
+    """The embedded scorer as a reward term: the default's 0.90, fitted on the deployment's pool.
+
+    Args:
+        scorer: the fitted scorer.
+    """
+
+    name = "embedded"
+    default_weight = 0.90
+    needs = "a fitted embedded scorer"
+
+    def __init__(self, scorer: EmbeddedScorer) -> None:
+        self.scorer = scorer
+
+    @classmethod
+    def build(cls, options: object, pool: Pool, weight: float) -> EmbeddedTerm:
+        """Fits on the pool (0.6 s), even at weight 0, so that an episode may ask for it."""
+        return cls(EmbeddedScorer.fit(pool))
+
+    def score(self, painting: Painting) -> Verdict:
+        """The scorer's value; no detail."""
+        return Verdict(self.scorer.score(painting.png))
 
 
 def _cross_validate(features: np.ndarray, ranks: np.ndarray, l2: float, folds: int, seed: int) -> float:

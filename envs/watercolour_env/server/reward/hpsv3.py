@@ -15,6 +15,10 @@ import time
 from dataclasses import dataclass
 
 import httpx
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+
+from watercolour_env.errors import ConfigError
+from watercolour_env.server.reward.term import Painting, Term, Verdict
 
 log = logging.getLogger(__name__)
 
@@ -130,3 +134,75 @@ def _json(response: httpx.Response) -> dict:
     except ValueError:
         return {}
     return body if isinstance(body, dict) else {}
+
+
+class HPSv3Options(BaseModel):
+    """`WATERCOLOUR_HPSV3_URL`, `_TOKEN`, `_PROMPT`, `_TIMEOUT_S`, `_RETRIES`: see `HPSv3Client`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    url: str | None = None
+    token: SecretStr | None = None
+    prompt: str = DEFAULT_PROMPT
+    timeout_s: float = Field(60.0, gt=0)
+    retries: int = Field(3, ge=0, le=10)
+
+
+class HPSv3Term(Term):
+    """The HPSv3 Space as a reward term: built when `WATERCOLOUR_HPSV3_URL` is set.
+
+    Args:
+        client: the Space's client.
+    """
+
+    name = "hpsv3"
+    needs = "WATERCOLOUR_HPSV3_URL"
+    remote = True
+    Options = HPSv3Options
+
+    def __init__(self, client: HPSv3Client) -> None:
+        self.client = client
+
+    @classmethod
+    def check(cls, options: HPSv3Options, weight: float, source: str) -> str | None:
+        """Refuses a weight without a URL, and a URL without its scheme."""
+        if weight > 0 and not options.url:
+            return f"{source} weighs HPSv3 at {weight:g}: set WATERCOLOUR_HPSV3_URL to the scorer Space"
+        if options.url and not options.url.startswith(("http://", "https://")):
+            return f"WATERCOLOUR_HPSV3_URL={options.url!r} needs http:// or https://"
+        return None
+
+    @classmethod
+    def build(cls, options: HPSv3Options, pool: object, weight: float) -> HPSv3Term | None:
+        """The client, after asking the Space who it is; logs its health, never the token.
+
+        A Space that is still loading or unreachable is not an error at start-up (the Spaces of a
+        deployment start in any order): episodes scored before it answers come back unavailable.
+
+        Raises:
+            ConfigError: the URL answers but is not an HPSv3 scorer, or refuses the token.
+        """
+        if not options.url:
+            return None
+        token = options.token.get_secret_value() if options.token else None
+        client = HPSv3Client(options.url, token, options.prompt, options.timeout_s, options.retries)
+        problem = client.check()
+        if problem is not None and problem.startswith("refused"):
+            client.close()
+            raise ConfigError(problem.removeprefix("refused: "))
+        if problem is not None:
+            log.warning("HPSv3 scorer %s: %s", client.base_url, problem)
+        else:
+            log.info("HPSv3 scorer %s answers", client.base_url)
+        return cls(client)
+
+    def score(self, painting: Painting) -> Verdict:
+        """The Space's bounded score, with mu and sigma as detail."""
+        verdict = self.client.score(painting.png)
+        if verdict.value is None:
+            return Verdict(None, verdict.detail)
+        return Verdict(verdict.value, f"mu {verdict.mu:.3f}, sigma {verdict.sigma:.3f}")
+
+    def close(self) -> None:
+        """Closes the client's connections."""
+        self.client.close()

@@ -9,155 +9,140 @@ without its share would be a silent lie.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from watercolour_env.errors import ConfigError
-from watercolour_env.pool import Pool, Tier
 from watercolour_env.server.gate import GateResult
-from watercolour_env.server.reward.embedded import EmbeddedScorer
-from watercolour_env.server.reward.hpsv3 import HPSv3Client
-from watercolour_env.server.reward.judge import PairwiseJudge, draw_references
+from watercolour_env.server.reward import GATE_DEFAULT_WEIGHT, TERMS, component_names
+from watercolour_env.server.reward.term import Painting, Term, Verdict
 from watercolour_env.terms import RewardComponent, ScoreStatus
 
-LENGTH_RAMP_START_TOKENS = 150
-LENGTH_RAMP_FULL_TOKENS = 3000
-LENGTH_RUNAWAY_TOKENS = 6000
-"""The seed's length term: zero below ~150 tokens, linear to one at ~3,000, zero past ~6,000
-(runaway output). Source: the original author's notes, "a code length ramp targeting around
-3,000 tokens"; the bounds are settings (`WATERCOLOUR_LENGTH_*_TOKENS`)."""
 
+class RubricWeights(Mapping[str, float]):
+    """Weights of the reward's components ("gate" and each registered term), each in [0, 1].
 
-def length_score(
-    tokens: int,
-    start: int = LENGTH_RAMP_START_TOKENS,
-    full: int = LENGTH_RAMP_FULL_TOKENS,
-    runaway: int = LENGTH_RUNAWAY_TOKENS,
-) -> float:
-    """The length ramp in [0, 1]: 0 below `start` tokens, 1 from `full` to `runaway`, 0 past it."""
-    if tokens < start or tokens > runaway:
-        return 0.0
-    return min(1.0, (tokens - start) / max(1, full - start))
+    A component left out gets its default: `GATE_DEFAULT_WEIGHT` for the gate, the term's
+    `default_weight` otherwise (the default follows the seed's gate 0.05 and length 0.05 and
+    gives the 0.90 that HPSv3 and the judge share there to the embedded scorer, which needs no
+    network, so a deployment with nothing configured still has a reward with meaning). Read a
+    weight as `weights["judge"]` or `weights.judge`; a term registered after these weights were
+    made weighs 0 in them.
 
-
-@dataclass(frozen=True)
-class RubricWeights:
-    """Weights of the reward terms, each in [0, 1], summing to 1.
-
-    The default follows the seed's gate 0.05 and length 0.05 and gives the 0.90 that HPSv3 and
-    the judge share there to the embedded scorer, which needs no network, so a deployment with
-    nothing configured still has a reward with meaning. `PRESETS` holds the seed's three runs.
+    Raises:
+        ConfigError: an unknown component name.
     """
 
-    gate: float = 0.05
-    length: float = 0.05
-    embedded: float = 0.90
-    judge: float = 0.0
-    hpsv3: float = 0.0
+    def __init__(self, **weights: float) -> None:
+        unknown = sorted(set(weights) - set(component_names()))
+        if unknown:
+            raise ConfigError(f"unknown reward components {unknown}; known: {', '.join(component_names())}")
+        defaults = {"gate": GATE_DEFAULT_WEIGHT, **{n: t.default_weight for n, t in TERMS.items()}}
+        self._weights = {n: float(weights.get(n, defaults[n])) for n in component_names()}
 
+    @classmethod
+    def exactly(cls, weights: Mapping[str, float]) -> RubricWeights:
+        """Weights where a component left out weighs 0 (not its default)."""
+        return cls(**{n: 0.0 for n in component_names()} | dict(weights))
 
-COMPONENTS = ("gate", "length", "hpsv3", "judge", "embedded")
-SCORERS = ("hpsv3", "judge", "embedded")
+    def __getitem__(self, name: str) -> float:
+        return self._weights.get(name, 0.0) if name in TERMS or name == "gate" else self._weights[name]
+
+    def __getattr__(self, name: str) -> float:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __iter__(self):  # noqa: ANN204
+        return iter(self._weights)
+
+    def __len__(self) -> int:
+        return len(self._weights)
+
+    def __repr__(self) -> str:
+        return "RubricWeights(" + ", ".join(f"{n}={w:g}" for n, w in self._weights.items()) + ")"
+
 
 PRESETS = {
-    "embedded": RubricWeights(),
-    "hps-only": RubricWeights(embedded=0.0, judge=0.0, hpsv3=0.90),
-    "judge-led": RubricWeights(embedded=0.0, judge=0.60, hpsv3=0.30),
-    "hps-led": RubricWeights(embedded=0.0, judge=0.30, hpsv3=0.60),
+    "embedded": {"gate": 0.05, "length": 0.05, "embedded": 0.90},
+    "hps-only": {"gate": 0.05, "length": 0.05, "hpsv3": 0.90},
+    "judge-led": {"gate": 0.05, "length": 0.05, "judge": 0.60, "hpsv3": 0.30},
+    "hps-led": {"gate": 0.05, "length": 0.05, "judge": 0.30, "hpsv3": 0.60},
 }
 """The seed's three published runs, which differ only in the split of the 0.90 between HPSv3 and
-the judge (decision 0003, "The recipe"), and the embedded default."""
+the judge (decision 0003, "The recipe"), and the embedded default. A component a preset does not
+name weighs 0 in it (`RubricWeights.exactly`)."""
 
 
-_NEEDS = {
-    "embedded": "a fitted embedded scorer",
-    "judge": "WATERCOLOUR_JUDGE_* settings and a pool",
-    "hpsv3": "WATERCOLOUR_HPSV3_URL",
-}
+def preset(name: str) -> RubricWeights:
+    """The weights of a preset.
+
+    Raises:
+        ConfigError: an unknown name; the message lists the known ones.
+    """
+    if name not in PRESETS:
+        raise ConfigError(f"unknown reward preset {name!r}; known: {', '.join(PRESETS)}")
+    return RubricWeights.exactly(PRESETS[name])
 
 
 class Rubric:
     """Turns a gate result into a reward and its components; the one place a reward is computed.
 
     Args:
-        weights: the deployment's term weights.
+        weights: the deployment's weights.
+        terms: the terms this deployment set up (from `build_terms`); a registered term not
+            among them is "not configured".
         fail_reward: reward of a reply rejected by the gate, in [0, 1].
-        length_ramp: (start, full, runaway) tokens of the length term.
-        scorer: the fitted embedded scorer; required when its weight is above zero.
-        judge: the pairwise judge; with `pool`, required when its weight is above zero.
-        pool: the reference pool the judge draws from.
-        references_per_episode: references each painting is compared with (x2 orders).
-        reference_mix: share of each tier among the references (default half love, half okay).
-        hpsv3: the HPSv3 Space client; required when its weight is above zero.
 
     Raises:
-        ConfigError: a scorer with weight above zero is missing.
+        ConfigError: a term with weight above zero is not among `terms`.
 
     Example:
-        >>> rubric = Rubric(RubricWeights(), scorer=EmbeddedScorer.fit(pool))  # doctest: +SKIP
+        >>> rubric = Rubric(RubricWeights(), [LengthTerm(), EmbeddedTerm(scorer)])  # doctest: +SKIP
         >>> rubric.score(GateResult(False)).reward  # doctest: +SKIP
         0.0
     """
 
-    def __init__(
-        self,
-        weights: RubricWeights,
-        fail_reward: float = 0.0,
-        length_ramp: tuple[int, int, int] | None = None,
-        scorer: EmbeddedScorer | None = None,
-        judge: PairwiseJudge | None = None,
-        pool: Pool | None = None,
-        references_per_episode: int = 4,
-        reference_mix: dict[Tier, float] | None = None,
-        hpsv3: HPSv3Client | None = None,
-    ) -> None:
-        self.scorer = scorer
-        self.judge = judge if pool is not None else None
-        self.hpsv3 = hpsv3
-        self.pool = pool
-        self.references_per_episode = references_per_episode
-        self.reference_mix = reference_mix
+    def __init__(self, weights: RubricWeights, terms: Iterable[Term] = (), fail_reward: float = 0.0) -> None:
+        self.terms = {term.name: term for term in terms}
         self.fail_reward = fail_reward
-        self.length_ramp = length_ramp or (LENGTH_RAMP_START_TOKENS, LENGTH_RAMP_FULL_TOKENS, LENGTH_RUNAWAY_TOKENS)
         self._check_configured(weights, per_episode=False)
         self.weights = weights
 
     def configured(self, name: str) -> bool:
         """Whether this deployment can score component `name`."""
-        return {"embedded": self.scorer, "judge": self.judge, "hpsv3": self.hpsv3}.get(name, True) is not None
+        return name == "gate" or name in self.terms
 
     def _check_configured(self, weights: RubricWeights, per_episode: bool) -> None:
-        for name in SCORERS:
-            if getattr(weights, name) > 0 and not self.configured(name):
+        for name in TERMS:
+            if weights[name] > 0 and not self.configured(name):
                 what = f"the episode's weight for {name}" if per_episode else f"WATERCOLOUR_WEIGHT_{name.upper()}"
                 raise ConfigError(
-                    f"{what} is above zero, but this deployment has no {name} scorer (it needs {_NEEDS[name]})"
+                    f"{what} is above zero, but this deployment has no {name} scorer (it needs {TERMS[name].needs})"
                 )
 
-    def weights_for(self, overrides: dict[str, float] | str) -> RubricWeights:
+    def weights_for(self, overrides: Mapping[str, float] | str) -> RubricWeights:
         """Per-episode weights, validated against what this rubric can score.
 
         Args:
-            overrides: a preset name from `PRESETS`, or weights by component name (gate,
-                length, hpsv3, judge, embedded); names left out are 0.
+            overrides: a preset name from `PRESETS`, or weights by component name ("gate" and
+                the registered terms); names left out are 0.
 
         Raises:
             ConfigError: an unknown preset or name, a weight outside [0, 1], a sum other than
-                1, or a weight above zero for a scorer this deployment has not set up.
+                1, or a weight above zero for a term this deployment has not set up.
         """
         if isinstance(overrides, str):
-            if overrides not in PRESETS:
-                raise ConfigError(f"unknown reward preset {overrides!r}; known: {', '.join(PRESETS)}")
-            weights = PRESETS[overrides]
+            weights = preset(overrides)
         else:
-            unknown = set(overrides) - set(COMPONENTS)
-            if unknown:
-                raise ConfigError(f"unknown reward components {sorted(unknown)}; known: {', '.join(COMPONENTS)}")
-            values = {name: float(overrides.get(name, 0.0)) for name in COMPONENTS}
+            weights = RubricWeights.exactly({name: float(value) for name, value in overrides.items()})
+            values = dict(weights)
             if any(not 0.0 <= v <= 1.0 for v in values.values()) or abs(sum(values.values()) - 1.0) > 1e-6:
                 raise ConfigError(f"reward weights must lie in [0, 1] and sum to 1, got {values}")
-            weights = RubricWeights(**values)
         self._check_configured(weights, per_episode=True)
         return weights
 
@@ -170,8 +155,8 @@ class Rubric:
     ) -> RubricScore:
         """Scores one gated reply; see the module docstring for the None / 0.0 rule.
 
-        HPSv3 and the judge (both remote) run concurrently on the same render; the embedded
-        scorer runs meanwhile on this thread.
+        The remote terms (HPSv3, the judge) run concurrently on the same render; the local ones
+        run meanwhile on this thread. A term that raises gives no verdict (its error as detail).
 
         Args:
             gate: the gate's verdict, with the render when one was made.
@@ -181,72 +166,55 @@ class Rubric:
             weights: this episode's weights (from `weights_for`); the deployment's when None.
         """
         w = weights or self.weights
-        weighted = [n for n in COMPONENTS if n in ("gate", "length") or getattr(w, n) > 0]
-        absent = [
-            RewardComponent(name=n, status=ScoreStatus.NOT_CONFIGURED)
-            for n in SCORERS
-            if getattr(w, n) == 0 and not self.configured(n)
-        ]
+        shown = ["gate"] + [n for n in TERMS if w[n] > 0 or (n in self.terms and TERMS[n].always_scored)]
+        absent = [RewardComponent(name=n, status=ScoreStatus.NOT_CONFIGURED) for n in TERMS
+                  if w[n] == 0 and not self.configured(n)]  # fmt: skip
         if gate.infra_failure:
-            components = [
-                RewardComponent(name=n, weight=getattr(w, n), status=ScoreStatus.UNAVAILABLE) for n in weighted
-            ]
+            components = [RewardComponent(name=n, weight=w[n], status=ScoreStatus.UNAVAILABLE) for n in shown]
             return RubricScore(None, components + absent)
         if not gate.passed:
-            components = [RewardComponent(name="gate", value=0.0, weight=w.gate, contribution=0.0)]
-            components += [
-                RewardComponent(name=n, weight=getattr(w, n), status=ScoreStatus.SKIPPED_BY_GATE) for n in weighted[1:]
-            ]
+            components = [RewardComponent(name="gate", value=0.0, weight=w["gate"], contribution=0.0)]
+            components += [RewardComponent(name=n, weight=w[n], status=ScoreStatus.SKIPPED_BY_GATE) for n in shown[1:]]
             return RubricScore(self.fail_reward, components + absent)
         assert gate.inventory is not None and gate.render is not None and gate.render.png is not None
-        png = gate.render.png
         tokens = gate.inventory.approx_tokens if sketch_tokens is None else sketch_tokens
-        verdicts: dict[str, tuple[float | None, str]] = {
-            "gate": (1.0, ""),
-            "length": (length_score(tokens, *self.length_ramp), f"{tokens} tokens"),
-        }
-        with ThreadPoolExecutor(max_workers=2, thread_name_prefix="rubric") as remote:
-            pending = {}
-            if "judge" in weighted:
-                references = draw_references(self.pool, self.references_per_episode, seed, self.reference_mix)
-                pending["judge"] = remote.submit(self._judge, png, references)
-            if "hpsv3" in weighted:
-                pending["hpsv3"] = remote.submit(self._hpsv3, png)
-            if "embedded" in weighted:
-                verdicts["embedded"] = (self.scorer.score(png), "")
-            verdicts.update({name: future.result() for name, future in pending.items()})
-        components = []
-        for name in weighted:
-            value, detail = verdicts[name]
-            weight = getattr(w, name)
-            if value is None:
-                components.append(
-                    RewardComponent(name=name, weight=weight, status=ScoreStatus.UNAVAILABLE, detail=detail)
-                )
-            else:
-                components.append(RewardComponent(name=name, value=value, weight=weight, contribution=weight * value,
-                                                   detail=detail))  # fmt: skip
+        painting = Painting(gate.render.png, tokens, seed)
+        terms = [self.terms[n] for n in shown[1:]]
+        remote = [t for t in terms if t.remote]
+        verdicts = {"gate": Verdict(1.0)}
+        with ThreadPoolExecutor(max_workers=max(1, len(remote)), thread_name_prefix="rubric") as pool:
+            pending = {t.name: pool.submit(_verdict, t, painting) for t in remote}
+            verdicts |= {t.name: _verdict(t, painting) for t in terms if not t.remote}
+            verdicts |= {name: future.result() for name, future in pending.items()}
+        components = [_component(name, w[name], verdicts[name]) for name in shown]
         if any(c.status is ScoreStatus.UNAVAILABLE for c in components):
             # a weighted scorer gave no verdict: the reward would silently lose its share
             return RubricScore(None, components + absent)
         return RubricScore(sum(c.contribution for c in components), components + absent)
 
-    def _judge(self, png: bytes, references: list) -> tuple[float | None, str]:
-        try:
-            verdict = self.judge.score(png, references)
-        except Exception as err:  # noqa: BLE001 (a scorer that breaks gives no verdict; it never crashes the step)
-            return None, f"{type(err).__name__}: {err}"[:300]
-        statuses = Counter(c.status.value for c in verdict.comparisons)
-        return verdict.value, ", ".join(f"{n} {s}" for s, n in sorted(statuses.items()))
+    def close(self) -> None:
+        """Closes every term (their connections); called once at shutdown."""
+        for term in self.terms.values():
+            term.close()
 
-    def _hpsv3(self, png: bytes) -> tuple[float | None, str]:
-        try:
-            verdict = self.hpsv3.score(png)
-        except Exception as err:  # noqa: BLE001 (as above)
-            return None, f"{type(err).__name__}: {err}"[:300]
-        if verdict.value is None:
-            return None, verdict.detail
-        return verdict.value, f"mu {verdict.mu:.3f}, sigma {verdict.sigma:.3f}"
+
+def _component(name: str, weight: float, verdict: Verdict) -> RewardComponent:
+    if verdict.value is None:
+        return RewardComponent(name=name, weight=weight, status=ScoreStatus.UNAVAILABLE, detail=verdict.detail)
+    return RewardComponent(
+        name=name, value=verdict.value, weight=weight, contribution=weight * verdict.value, detail=verdict.detail
+    )
+
+
+def _verdict(term: Term, painting: Painting) -> Verdict:
+    """The term's verdict; a term that breaks gives none, and never crashes the step."""
+    try:
+        verdict = term.score(painting)
+    except Exception as err:  # noqa: BLE001 (any failure of a scorer is "no verdict", with its cause)
+        return Verdict(None, f"{type(err).__name__}: {err}"[:300])
+    if verdict.value is not None and not 0.0 <= verdict.value <= 1.0:
+        return Verdict(None, f"{term.name} gave {verdict.value!r}, outside [0, 1]")
+    return Verdict(verdict.value, verdict.detail[:300])
 
 
 @dataclass(frozen=True)

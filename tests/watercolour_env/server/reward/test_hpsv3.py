@@ -13,9 +13,10 @@ from tests.conftest import example, expected_outcomes, serving
 from tests.watercolour_env.server.reward.conftest import candidate_png, passed_gate, reply, scripted_judge, starter_pool
 from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
 from watercolour_env.models import ScoreStatus
-from watercolour_env.server.reward.hpsv3 import HPSv3Client
-from watercolour_env.server.reward.judge import PairwiseJudge
-from watercolour_env.server.reward.rubric import PRESETS, Rubric
+from watercolour_env.server.reward.hpsv3 import HPSv3Client, HPSv3Term
+from watercolour_env.server.reward.judge import JudgeTerm, PairwiseJudge
+from watercolour_env.server.reward.length import LengthTerm
+from watercolour_env.server.reward.rubric import Rubric, preset
 
 pytestmark = pytest.mark.server
 
@@ -69,7 +70,7 @@ def test_a_space_still_loading_is_retried_then_unavailable():
 
 def test_the_rubric_weighs_hpsv3_and_reports_mu_and_sigma(hpsv3_space):
     url, token = hpsv3_space
-    score = Rubric(PRESETS["hps-only"], hpsv3=HPSv3Client(url, token)).score(passed_gate(), seed=3)
+    score = Rubric(preset("hps-only"), [LengthTerm(), HPSv3Term(HPSv3Client(url, token))]).score(passed_gate(), seed=3)
     by_name = {c.name: c for c in score.components}
     assert by_name["hpsv3"].status is ScoreStatus.OK and by_name["hpsv3"].weight == 0.9
     assert by_name["hpsv3"].detail.startswith("mu ")
@@ -78,7 +79,9 @@ def test_the_rubric_weighs_hpsv3_and_reports_mu_and_sigma(hpsv3_space):
 
 
 def test_a_space_that_does_not_answer_makes_the_reward_none_not_a_smaller_sum():
-    score = Rubric(PRESETS["hps-only"], hpsv3=HPSv3Client(dead_url(), retries=0)).score(passed_gate(), seed=3)
+    score = Rubric(preset("hps-only"), [LengthTerm(), HPSv3Term(HPSv3Client(dead_url(), retries=0))]).score(
+        passed_gate(), seed=3
+    )
     by_name = {c.name: c for c in score.components}
     assert score.reward is None
     assert by_name["hpsv3"].status is ScoreStatus.UNAVAILABLE and "ConnectError" in by_name["hpsv3"].detail
@@ -112,8 +115,8 @@ def test_hpsv3_and_the_judge_score_the_same_render_concurrently(hpsv3_space):
         judge = PairwiseJudge(
             OpenAI(base_url=f"{judge_url}/v1", api_key="t", max_retries=0), "waits", malformed_retries=0
         )
-        rubric = Rubric(PRESETS["judge-led"], judge=judge, pool=starter_pool(), references_per_episode=1,
-                        hpsv3=HPSv3Client(url, token))  # fmt: skip
+        terms = [LengthTerm(), JudgeTerm(judge, starter_pool(), references=1), HPSv3Term(HPSv3Client(url, token))]
+        rubric = Rubric(preset("judge-led"), terms)
         score = rubric.score(passed_gate(), seed=3)
     assert score.reward is not None, score.components
     assert {c.name: c.value for c in score.components}["judge"] == 0.5

@@ -106,13 +106,12 @@ def test_the_verdict_parser_is_strict(text, expected):
 
 
 def rubric_with_judge(url: str, model: str):
-    from tests.conftest import starter_scorer
+    from tests.conftest import starter_terms
+    from watercolour_env.server.reward.judge import JudgeTerm
     from watercolour_env.server.reward.rubric import Rubric, RubricWeights
 
     weights = RubricWeights(gate=0.05, length=0.05, embedded=0.3, judge=0.6)
-    return Rubric(
-        weights, scorer=starter_scorer(), judge=judge(url, model), pool=starter_pool(), references_per_episode=2
-    )
+    return Rubric(weights, [*starter_terms(), JudgeTerm(judge(url, model), starter_pool(), references=2)])
 
 
 def test_the_rubric_adds_the_judges_share_of_wins_with_its_weight(endpoint):

@@ -1,9 +1,10 @@
 import pytest
 
-from tests.conftest import example, starter_scorer
+from tests.conftest import example, starter_terms
 from watercolour_env.models import ScoreStatus
 from watercolour_env.server.gate import GateResult, check_source
-from watercolour_env.server.reward.rubric import Rubric, RubricWeights, length_score
+from watercolour_env.server.reward.length import LengthTerm, length_score
+from watercolour_env.server.reward.rubric import Rubric, RubricWeights
 from watercolour_env.server.sandbox import RenderResult, RenderStatus
 
 
@@ -25,7 +26,7 @@ def test_the_length_ramp_rises_from_150_to_3000_tokens_and_drops_past_6000(token
 
 
 def test_an_infrastructure_failure_scores_none_not_zero():
-    score = Rubric(RubricWeights(), scorer=starter_scorer()).score(GateResult(False, infra_failure=True))
+    score = Rubric(RubricWeights(), starter_terms()).score(GateResult(False, infra_failure=True))
     assert score.reward is None
     assert {c.status for c in score.components if c.weight > 0} == {ScoreStatus.UNAVAILABLE}
     assert {c.name: c.status for c in score.components if c.weight == 0} == {
@@ -35,7 +36,7 @@ def test_an_infrastructure_failure_scores_none_not_zero():
 
 
 def test_a_gate_failure_scores_the_fail_reward_and_skips_the_scorers():
-    score = Rubric(RubricWeights(), fail_reward=0.0, scorer=starter_scorer()).score(GateResult(False))
+    score = Rubric(RubricWeights(), starter_terms(), fail_reward=0.0).score(GateResult(False))
     assert score.reward == 0.0
     assert [c.status for c in score.components[1:3]] == [ScoreStatus.SKIPPED_BY_GATE] * 2
 
@@ -46,7 +47,7 @@ def test_a_passed_reply_sums_weighted_components(tmp_path):
     source = check_source(example("hibiscus.js"))
     render = RenderResult(RenderStatus.OK, png=png_of("stripes"), paint_fraction=0.5, finished=True)
     gate = GateResult(True, [], source.sketch, source.inventory, render)
-    score = Rubric(RubricWeights(gate=0.2, length=0.3, embedded=0.5), scorer=starter_scorer()).score(gate)
+    score = Rubric(RubricWeights(gate=0.2, length=0.3, embedded=0.5), starter_terms()).score(gate)
     by_name = {c.name: c for c in score.components}
     assert by_name["gate"].contribution == pytest.approx(0.2)
     assert score.reward == pytest.approx(sum(c.weight * c.value for c in score.components if c.value is not None))
@@ -57,5 +58,5 @@ def test_a_weighted_scorer_that_was_not_fitted_refuses_to_build_the_rubric():
     from watercolour_env.errors import ConfigError
 
     with pytest.raises(ConfigError, match="WATERCOLOUR_WEIGHT_EMBEDDED"):
-        Rubric(RubricWeights())
-    assert Rubric(RubricWeights(gate=0.5, length=0.5, embedded=0.0)).scorer is None
+        Rubric(RubricWeights(), [LengthTerm()])
+    assert "embedded" not in Rubric(RubricWeights(gate=0.5, length=0.5, embedded=0.0), [LengthTerm()]).terms
