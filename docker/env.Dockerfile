@@ -15,7 +15,6 @@ RUN npm ci --prefix envs/watercolour_env/server/sandbox/js --no-audit --no-fund
 COPY --chown=user pyproject.toml README.md ./
 COPY --chown=user envs envs
 COPY --chown=user trainer trainer
-COPY --chown=user pools pools
 RUN pip install --no-cache-dir -e .
 
 USER user

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import typer
 
+from watercolour_env.pool import STARTER_POOL
 from watercolour_env.server.prompt import DEFAULT_SUBJECT
 
 app = typer.Typer(
@@ -198,7 +199,7 @@ def pool_generate(
 @pool_app.command("calibrate")
 def pool_calibrate(
     rollouts: Path = typer.Argument(..., exists=True, file_okay=False, help="A run's rollouts folder."),
-    pool: str = typer.Option("pools/starter", help="The pool: a folder or user/name@revision."),
+    pool: str = typer.Option(str(STARTER_POOL), help="The pool: a folder or user/name@revision."),
     judge_model: str = typer.Option("Qwen/Qwen3-VL-30B-A3B-Instruct", help="Vision-language judge."),
     base_url: str = typer.Option("https://router.huggingface.co/v1", help="OpenAI-compatible endpoint."),
     api_key_env: str = typer.Option("HF_TOKEN", help="Environment variable holding the endpoint's token."),

@@ -26,7 +26,7 @@ from watercolour_env.server.prompt import DEFAULT_SUBJECT
 from watercolour_env.terms import TIER_NAMES, Tier
 
 MANIFEST = "pool.jsonl"
-STARTER_POOL = Path(__file__).resolve().parents[3] / "pools" / "starter"
+STARTER_POOL = Path(__file__).resolve().parent / "starter"
 """The pool the project ships (62 hibiscus paintings rated love / okay / nope); the default."""
 
 
@@ -95,7 +95,7 @@ class Pool:
         ConfigError: no `love` or no `okay` painting.
 
     Example:
-        >>> pool = Pool.load("pools/starter")  # doctest: +SKIP
+        >>> pool = Pool.load(str(STARTER_POOL))  # doctest: +SKIP
         >>> len(pool.tier(Tier.LOVE)), len(pool.tier(Tier.OKAY))  # doctest: +SKIP
         (15, 20)
     """

@@ -132,7 +132,7 @@ class EmbeddedScorer:
     """A fitted preference model: standardisation, weights and the pool's median utility.
 
     Example:
-        >>> scorer = EmbeddedScorer.fit(Pool.load("pools/starter"))  # doctest: +SKIP
+        >>> scorer = EmbeddedScorer.fit(Pool.load(str(STARTER_POOL)))  # doctest: +SKIP
         >>> 0.0 <= scorer.score(png) <= 1.0  # doctest: +SKIP
         True
     """

@@ -6,9 +6,9 @@ families are deliberate: some aim at the look we love (layered translucent petal
 a dark throat, room to breathe), some are ordinary, some are deliberately weak (muddy, flat,
 cramped, garish, lost in space) so the pool has counter-examples.
 
-    python pools/starter/compose.py          # rewrites pools/starter/sketches/*.js
+    python envs/watercolour_env/pool/starter/compose.py          # rewrites envs/watercolour_env/pool/starter/sketches/*.js
 
-Then `watercolour pool render pools/starter` renders them and `pool.jsonl` carries the ratings.
+Then `watercolour pool render envs/watercolour_env/pool/starter` renders them and `pool.jsonl` carries the ratings.
 """
 
 from __future__ import annotations

@@ -1,0 +1,40 @@
+"""What a built wheel carries: the starter pool works outside a source checkout, and the build is quiet."""
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from collections import Counter
+
+from tests.conftest import REPO
+
+STARTER = REPO / "envs" / "watercolour_env" / "pool" / "starter"
+
+
+def test_a_wheel_carries_the_starter_pool_and_an_install_of_it_loads_the_pool_outside_the_checkout(tmp_path):
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", str(REPO), "-w", str(tmp_path)],
+        capture_output=True, text=True, timeout=300, check=True,
+    )  # fmt: skip
+    assert "absent from the `packages` configuration" not in build.stdout + build.stderr
+    (wheel,) = tmp_path.glob("watercolour-*.whl")
+    rows = [json.loads(line) for line in (STARTER / "pool.jsonl").read_text().splitlines()]
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        archive.extractall(tmp_path / "site")
+    for row in rows:
+        assert f"watercolour_env/pool/starter/{row['image']}" in names
+        assert f"watercolour_env/pool/starter/{row['sketch']}" in names
+    tiers = Counter(row["tier"] for row in rows if row["tier"])
+    probe = (
+        "import json, watercolour_env\n"
+        "from watercolour_env.pool import STARTER_POOL, Pool\n"
+        "print(json.dumps([watercolour_env.__file__, Pool.load(str(STARTER_POOL)).counts()]))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "site")}
+    run = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=120, check=True)  # fmt: skip
+    where, counts = json.loads(run.stdout.splitlines()[-1])
+    assert where.startswith(str(tmp_path / "site"))  # the installed copy, not the checkout
+    assert counts == {"love": tiers["love"], "okay": tiers["okay"], "nope": tiers["nope"]}
