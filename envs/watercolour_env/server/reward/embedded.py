@@ -24,7 +24,7 @@ from PIL import Image
 
 from watercolour_env.pool import Pool, Tier
 from watercolour_env.server.reward.term import Painting, Term, Verdict
-from watercolour_env.server.sandbox import PAINT_DELTA
+from watercolour_env.server.sandbox import PAINT_DELTA, paper_colour
 
 log = logging.getLogger(__name__)
 
@@ -55,15 +55,10 @@ def image_features(png: bytes) -> np.ndarray:
         png: PNG bytes of a 600x600 painting.
     """
     image = Image.open(io.BytesIO(png)).convert("RGB").resize((THUMB_PX, THUMB_PX), Image.Resampling.BOX)
-    rgb = np.asarray(image, dtype=np.float64)
-    flat = rgb.reshape(-1, 3)
-    quantised = (flat // 4).astype(np.int64)
-    packed = (quantised[:, 0] << 12) | (quantised[:, 1] << 6) | quantised[:, 2]
-    values, counts = np.unique(packed, return_counts=True)
-    mode = values[np.argmax(counts)]
-    paper = np.array([(mode >> 12) & 63, (mode >> 6) & 63, mode & 63], dtype=np.float64) * 4 + 2
-    diff = np.abs(rgb - paper).max(axis=2)
-    mask = diff > PAINT_DELTA
+    pixels = np.asarray(image)
+    rgb = pixels.astype(np.float64)
+    diff = np.abs(rgb - paper_colour(pixels)).max(axis=2)
+    mask = diff > PAINT_DELTA  # paint as the gate counts it (sandbox.paper_colour), on the thumbnail
     coverage = float(mask.mean())
     f = dict.fromkeys(FEATURES, 0.0)
     f["coverage"], f["coverage_sq"] = coverage, coverage**2

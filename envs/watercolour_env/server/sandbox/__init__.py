@@ -51,7 +51,17 @@ from watercolour_env.server.sandbox.picture import (
     RenderStatus,
     check_png,
     paint_fraction,
+    paper_colour,
 )
 from watercolour_env.server.sandbox.renderer import Renderer
 
-__all__ = ["CANVAS_PX", "PAINT_DELTA", "RenderResult", "RenderStatus", "Renderer", "check_png", "paint_fraction"]
+__all__ = [
+    "CANVAS_PX",
+    "PAINT_DELTA",
+    "RenderResult",
+    "RenderStatus",
+    "Renderer",
+    "check_png",
+    "paint_fraction",
+    "paper_colour",
+]

@@ -104,11 +104,24 @@ class RenderResult:
     violations: list[tuple[str, str]] = field(default_factory=list)
 
 
-def paint_fraction(png: bytes) -> float:
-    """Share of pixels that differ from the paper colour.
+def paper_colour(rgb: np.ndarray, stride: int = 1) -> np.ndarray:
+    """The paper's colour: the most common colour of an image, as int32 [3] in 0-255.
 
-    The paper colour is the most common colour of the image; a pixel is paint when any channel
-    differs from it by more than `PAINT_DELTA` (0-255).
+    What counts as paint, everywhere (the gate's paint fraction, the embedded scorer's
+    features): a pixel any channel of which differs from this colour by more than `PAINT_DELTA`.
+
+    Args:
+        rgb: uint8 pixels [..., 3].
+        stride: count every `stride`-th pixel only (the paper is most of a painting).
+    """
+    sample = rgb.reshape(-1, 3)[::stride].astype(np.int32)
+    values, counts = np.unique((sample[:, 0] << 16) | (sample[:, 1] << 8) | sample[:, 2], return_counts=True)
+    mode = int(values[np.argmax(counts)])
+    return np.array([(mode >> 16) & 255, (mode >> 8) & 255, mode & 255], dtype=np.int32)
+
+
+def paint_fraction(png: bytes) -> float:
+    """Share of pixels that are paint: any channel more than `PAINT_DELTA` from `paper_colour`.
 
     Args:
         png: PNG bytes of an RGB(A) image.
@@ -121,10 +134,7 @@ def paint_fraction(png: bytes) -> float:
     # The mode from every 7th pixel (51,429 of 360,000; 7 is prime to the 600-pixel rows), since
     # the paper is most of a painting; with the uint8 comparison below, 14.5 ms instead of 23 a
     # painting, the same value on all 62 starter-pool paintings (docs/LOG.md).
-    sample = flat[::7].astype(np.int32)
-    values, counts = np.unique((sample[:, 0] << 16) | (sample[:, 1] << 8) | sample[:, 2], return_counts=True)
-    mode = int(values[np.argmax(counts)])
-    paper = np.array([(mode >> 16) & 255, (mode >> 8) & 255, mode & 255])
+    paper = paper_colour(flat, stride=7)
     low = np.clip(paper - PAINT_DELTA, 0, 255).astype(np.uint8)
     high = np.clip(paper + PAINT_DELTA, 0, 255).astype(np.uint8)
     paint = ((flat < low) | (flat > high)).any(axis=1)  # |channel - paper| > PAINT_DELTA, in uint8

@@ -13,6 +13,22 @@ def test_paint_fraction_counts_pixels_that_differ_from_the_paper():
     assert abs(paint_fraction(png_of("grey")) - 1 / 9) < 1e-9
 
 
+def test_the_scorer_counts_as_paint_exactly_what_the_gate_counts():
+    import io
+
+    from PIL import Image
+
+    paper = (248, 244, 236)
+    img = np.full((600, 600, 3), paper, dtype=np.uint8)
+    img[0:120, 0:120] = (248 - 13, 244, 236)  # 13 levels off the paper: paint
+    img[300:420, 300:420] = (248 - 12, 244, 236)  # 12 levels off (PAINT_DELTA): not paint
+    buf = io.BytesIO()
+    Image.fromarray(img).save(buf, format="PNG")
+    # 120 x 120 of 600 x 600 = 0.04, at full size and on the 150 px thumbnail alike
+    assert paint_fraction(buf.getvalue()) == pytest.approx(0.04)
+    assert image_features(buf.getvalue())[FEATURES.index("coverage")] == pytest.approx(0.04)
+
+
 def test_blank_paper_has_no_paint_features():
     features = image_features(png_of("blank"))
     assert features.shape == (len(FEATURES),)
