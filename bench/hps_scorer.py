@@ -43,7 +43,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 def paintings(n: int) -> list[bytes]:
     """`n` PNGs from the starter pool, cycling."""
-    files = sorted((REPO / "pools" / "starter" / "images").glob("*.png"))
+    files = sorted((REPO / "envs" / "watercolour_env" / "pool" / "starter" / "images").glob("*.png"))
     return [files[i % len(files)].read_bytes() for i in range(n)]
 
 

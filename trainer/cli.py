@@ -1,7 +1,7 @@
 """The one `watercolour` console script: the environment's commands plus the trainer's.
 
 Composed here, where both packages are visible: `watercolour_env.cli` has render, serve, episode
-and pool; this adds train, demo and bench. The heavy imports (torch, TRL) happen inside the
+and pool; this adds train, sft, demo and bench. The heavy imports (torch, TRL) happen inside the
 commands, so an install without the `train` extra still serves and renders.
 """
 
@@ -30,6 +30,22 @@ def train(ctx: typer.Context) -> None:
     try:
         train_main(list(ctx.args))
     except ConfigError as err:  # a refused configuration: the server's message, not a traceback
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2) from err
+
+
+@app.command(context_settings=EXTRA_ARGS)
+def sft(ctx: typer.Context) -> None:
+    """Fine-tune a LoRA adapter on a pool's sketches (arguments as in `python -m watercolour_trainer.sft`)."""
+    try:
+        from watercolour_trainer.sft import main as sft_main
+    except ImportError as err:
+        raise typer.BadParameter(f"sft needs the `train` extra: pip install -e '.[train]' ({err})") from err
+    from watercolour_env.errors import ConfigError
+
+    try:
+        sft_main(list(ctx.args))
+    except ConfigError as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from err
 

@@ -20,6 +20,7 @@ from trl import GRPOConfig, GRPOTrainer, TrlParser
 
 from watercolour_env import WatercolourEnv
 from watercolour_env.client import parse_reward_weights
+from watercolour_env.errors import ConfigError
 from watercolour_env.server.prompt import DEFAULT_SUBJECT, REPLY_PRIMER
 from watercolour_trainer.policy import EMBEDDED_POLICY, load_policy, stop_at_closing_fence
 from watercolour_trainer.rewards import EnvironmentReward
@@ -39,7 +40,10 @@ class WatercolourArguments:
     base_seed: int = field(default=0, metadata={"help": "Seed of the first row; row i uses base_seed + i."})
     prime_reply: bool = field(default=False, metadata={"help": "Start every completion after the sketch boilerplate."})
     stop_at_closing_fence: bool = field(default=False, metadata={"help": "End generation at the first ``` token."})
-    lora_r: int = field(default=16, metadata={"help": "LoRA rank; 0 trains the full model."})
+    adapter: str | None = field(
+        default=None, metadata={"help": "A LoRA adapter folder (from `watercolour sft`) to start from and train on."}
+    )
+    lora_r: int = field(default=16, metadata={"help": "LoRA rank; 0 trains the full model (ignored with --adapter)."})
     lora_alpha: int = field(default=32, metadata={"help": "LoRA alpha."})
     lora_target_modules: str = field(default="all-linear", metadata={"help": "peft target_modules."})
     rollouts_dir: str | None = field(default=None, metadata={"help": "Rollouts folder; <output_dir>/rollouts."})
@@ -107,7 +111,9 @@ def main(argv: list[str] | None = None) -> None:
     reward.log = rollouts
     reward.count_tokens = lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])
     peft_config = None
-    if args.lora_r > 0:
+    if args.adapter:
+        model = load_adapter(model, args.adapter)
+    elif args.lora_r > 0:
         peft_config = LoraConfig(
             r=args.lora_r, lora_alpha=args.lora_alpha, target_modules=args.lora_target_modules, task_type="CAUSAL_LM"
         )
@@ -124,6 +130,19 @@ def main(argv: list[str] | None = None) -> None:
     trainer.train()
     rollouts.flush()
     summary(rollouts, time.perf_counter() - started)
+
+
+def load_adapter(model, adapter: str):  # noqa: ANN001, ANN201 (a transformers model in, a PeftModel out)
+    """The model with a trainable LoRA adapter from `adapter` (a folder written by `watercolour sft`).
+
+    Raises:
+        ConfigError: the folder holds no adapter.
+    """
+    from peft import PeftModel
+
+    if not (Path(adapter) / "adapter_config.json").is_file():
+        raise ConfigError(f"--adapter {adapter}: no adapter_config.json there (make one with `watercolour sft`)")
+    return PeftModel.from_pretrained(model, adapter, is_trainable=True)
 
 
 def summary(rollouts: RolloutLog, elapsed_s: float) -> None:

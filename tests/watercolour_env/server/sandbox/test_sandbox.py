@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from tests.conftest import EXAMPLES, REPO
+from watercolour_env.pool import STARTER_POOL
 from watercolour_env.server.sandbox import Renderer, RenderStatus
 
 pytestmark = pytest.mark.browser
@@ -75,7 +76,7 @@ def test_every_shape_of_sketch_reports_at_once_with_the_pixels_of_its_draw_twin(
 
 @pytest.mark.slow
 def test_every_starter_pool_painting_renders_byte_identical_to_its_stored_reference(renderer):
-    pool = REPO / "pools" / "starter"
+    pool = STARTER_POOL
     rows = [json.loads(line) for line in (pool / "pool.jsonl").read_text().splitlines() if line.strip()]
 
     def same(row: dict) -> tuple[str, bool, list]:

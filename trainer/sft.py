@@ -1,0 +1,138 @@
+"""Supervised fine-tuning on a pool's sketches: the first stage of the recipe, before GRPO.
+
+    watercolour sft --pool PATH [--tiers love,okay] [--model ...] --output_dir runs/sft [SFTConfig flags]
+
+Each painting of the chosen tiers becomes one conversational prompt-completion example: the
+environment's own system prompt and user prompt for the painting's subject, and the sketch as
+the assistant's reply in a ```js block, so the policy learns the exact shape a reply must have.
+The loss is on the completion only (TRL's default for prompt-completion data). The output is a
+LoRA adapter (peft) in `output_dir`, which `watercolour train --adapter DIR` starts GRPO from.
+
+Arguments are `SFTArguments` plus TRL's `SFTConfig`, parsed by `TrlParser` (defaults < YAML
+`--config` < command line), as in `watercolour train`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from datasets import Dataset
+from peft import LoraConfig
+from trl import SFTConfig, SFTTrainer, TrlParser
+
+from watercolour_env.errors import ConfigError
+from watercolour_env.pool import STARTER_POOL, Pool, Tier
+from watercolour_env.server.prompt import SYSTEM_PROMPT, user_prompt
+from watercolour_trainer.policy import EMBEDDED_POLICY, load_policy
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class SFTArguments:
+    """Which pool, which tiers, which model, and the adapter's shape."""
+
+    pool: str = field(default=str(STARTER_POOL), metadata={"help": "The pool: a folder or user/name@revision."})
+    tiers: str = field(default="love,okay", metadata={"help": "Comma-separated tiers to learn from."})
+    model: str = field(default=EMBEDDED_POLICY, metadata={"help": "Model id, folder, .gguf, or the embedded policy."})
+    lora_r: int = field(default=16, metadata={"help": "LoRA rank (> 0)."})
+    lora_alpha: int = field(default=32, metadata={"help": "LoRA alpha."})
+    lora_target_modules: str = field(default="all-linear", metadata={"help": "peft target_modules."})
+
+
+def sketch_examples(pool: Pool, tiers: list[Tier]) -> list[dict]:
+    """One prompt-completion example per painting of `tiers`, in pool order.
+
+    Returns:
+        Rows with `prompt` ([system, user] messages), `completion` ([assistant] message, the
+        sketch in a ```js block), and `id` / `tier` for provenance.
+
+    Raises:
+        ConfigError: no painting of these tiers has a sketch.
+    """
+    rows = []
+    for tier in tiers:
+        for ref in pool.tier(tier):
+            if not ref.sketch.strip():
+                continue
+            rows.append(
+                {
+                    "prompt": [
+                        {"role": "system", "content": SYSTEM_PROMPT},
+                        {"role": "user", "content": user_prompt(ref.subject)},
+                    ],
+                    "completion": [{"role": "assistant", "content": f"```js\n{ref.sketch.strip()}\n```"}],
+                    "id": ref.id,
+                    "tier": tier.value,
+                }
+            )
+    if not rows:
+        raise ConfigError(f"the pool {pool.source} has no sketches in tiers {', '.join(t.value for t in tiers)}")
+    return rows
+
+
+def parse_tiers(text: str) -> list[Tier]:
+    """`love,okay` -> [Tier.LOVE, Tier.OKAY].
+
+    Raises:
+        ConfigError: an unknown tier name.
+    """
+    try:
+        return [Tier(name.strip()) for name in text.split(",") if name.strip()]
+    except ValueError as err:
+        raise ConfigError(f"--tiers {text!r}: tiers are love, okay and nope ({err})") from err
+
+
+def main(argv: list[str] | None = None) -> Path:
+    """Fine-tunes and saves the adapter; returns its folder.
+
+    Raises:
+        ConfigError: an unknown tier, a pool without sketches in them, or `--lora_r 0`.
+    """
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", force=True)
+    parser = TrlParser((SFTArguments, SFTConfig))
+    args, config = parser.parse_args_and_config(args=argv)
+    if args.lora_r <= 0:
+        raise ConfigError("--lora_r must be above 0: sft writes a LoRA adapter for `watercolour train --adapter`")
+    started = time.perf_counter()
+    pool = Pool.load(args.pool)
+    rows = sketch_examples(pool, parse_tiers(args.tiers))
+    log.info("SFT on %d sketches of %s (%s)", len(rows), pool.source, args.tiers)
+    model, tokenizer = load_policy(args.model)
+    peft_config = LoraConfig(
+        r=args.lora_r, lora_alpha=args.lora_alpha, target_modules=args.lora_target_modules, task_type="CAUSAL_LM"
+    )
+    trainer = SFTTrainer(
+        model=model,
+        args=config,
+        train_dataset=Dataset.from_list(rows).remove_columns(["id", "tier"]),
+        processing_class=tokenizer,
+        peft_config=peft_config,
+    )
+    result = trainer.train()
+    out = Path(config.output_dir)
+    trainer.save_model(str(out))
+    provenance = {
+        "model": args.model,
+        "pool": pool.source,
+        "tiers": args.tiers,
+        "examples": [r["id"] for r in rows],
+        "train_loss": result.training_loss,
+        "steps": result.global_step,
+        "seconds": round(time.perf_counter() - started, 1),
+        "command": "watercolour sft " + " ".join(argv if argv is not None else sys.argv[1:]),
+    }
+    (out / "sft_provenance.json").write_text(json.dumps(provenance, indent=2) + "\n")
+    seconds, loss = provenance["seconds"], result.training_loss
+    print(f"\nSFT finished in {seconds:.0f} s, {result.global_step} steps, loss {loss:.3f}.")
+    print(f"Adapter: {out.resolve()}  (start GRPO from it: watercolour train --adapter {out} ...)")
+    return out
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
