@@ -1,7 +1,7 @@
 """The one `watercolour` console script: the environment's commands plus the trainer's.
 
 Composed here, where both packages are visible: `watercolour_env.cli` has render, serve, episode
-and pool; this adds train, sft, demo and bench. The heavy imports (torch, TRL) happen inside the
+and pool; this adds train, sft, analyze, demo and bench. The heavy imports (torch, TRL) happen inside the
 commands, so an install without the `train` extra still serves and renders.
 """
 
@@ -48,6 +48,20 @@ def sft(ctx: typer.Context) -> None:
     except ConfigError as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from err
+
+
+@app.command()
+def analyze(run_dir: Path = typer.Argument(..., help="A run's output_dir (or its rollouts/ folder).")) -> None:
+    """Did the run learn? Reward by third, slope and t, where the rise came from; writes JSON and a PNG."""
+    from watercolour_trainer.analyze import run, table
+
+    try:
+        result, folder = run(run_dir)
+    except (FileNotFoundError, ValueError) as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2) from err
+    typer.echo(table(result))
+    typer.echo(f"\nanalysis.json and analysis.png in {folder}")
 
 
 @app.command(context_settings=EXTRA_ARGS)

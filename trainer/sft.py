@@ -88,6 +88,16 @@ def parse_tiers(text: str) -> list[Tier]:
         raise ConfigError(f"--tiers {text!r}: tiers are love, okay and nope ({err})") from err
 
 
+def cpu_defaults() -> list[str]:
+    """Flags put before the user's on a machine without a GPU: SFTConfig's bf16 default cannot run there.
+
+    The user's own flags come later on the command line and win.
+    """
+    import torch
+
+    return [] if torch.cuda.is_available() else ["--use_cpu", "true", "--bf16", "false"]
+
+
 def main(argv: list[str] | None = None) -> Path:
     """Fine-tunes and saves the adapter; returns its folder.
 
@@ -95,8 +105,9 @@ def main(argv: list[str] | None = None) -> Path:
         ConfigError: an unknown tier, a pool without sketches in them, or `--lora_r 0`.
     """
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", force=True)
+    argv = list(sys.argv[1:] if argv is None else argv)
     parser = TrlParser((SFTArguments, SFTConfig))
-    args, config = parser.parse_args_and_config(args=argv)
+    args, config = parser.parse_args_and_config(args=cpu_defaults() + argv)
     if args.lora_r <= 0:
         raise ConfigError("--lora_r must be above 0: sft writes a LoRA adapter for `watercolour train --adapter`")
     started = time.perf_counter()
@@ -125,7 +136,7 @@ def main(argv: list[str] | None = None) -> Path:
         "train_loss": result.training_loss,
         "steps": result.global_step,
         "seconds": round(time.perf_counter() - started, 1),
-        "command": "watercolour sft " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "command": "watercolour sft " + " ".join(argv),
     }
     (out / "sft_provenance.json").write_text(json.dumps(provenance, indent=2) + "\n")
     seconds, loss = provenance["seconds"], result.training_loss

@@ -1,0 +1,76 @@
+"""`watercolour analyze` on a run whose every number is worked out by hand below."""
+
+import json
+import subprocess
+
+import pytest
+from PIL import Image
+
+from tests.conftest import WATERCOLOUR
+from watercolour_trainer.analyze import analyze, decompose, thirds
+
+
+def rollout(step, position, reward, status="scored", paint=None):
+    circles = None if reward is None else round(10 * reward) + 1  # painting calls = 10 x reward + 1
+    return {
+        "step": step, "group": 0, "position": position, "reward": reward, "status": status,
+        "paint_fraction": paint,
+        "sketch": None if circles is None else "function setup() {}\n" + "brush.circle(1, 1, 1);\n" * circles,
+        "components": [] if reward is None else [{"name": "embedded", "value": reward}],
+    }  # fmt: skip
+
+
+RUN = [
+    rollout(1, 0, 0.0, "rejected"),
+    rollout(1, 1, 0.2, paint=0.2),
+    rollout(2, 0, 0.5, paint=0.4),
+    rollout(2, 1, 0.5, paint=0.4),
+    rollout(3, 0, 0.8, paint=0.6),
+    rollout(3, 1, None, "infra_error"),
+]
+
+
+def test_every_number_of_a_small_run():
+    result = analyze(RUN)
+    first, middle, last = result["thirds"]
+    assert [first["reward_mean"], middle["reward_mean"], last["reward_mean"]] == pytest.approx([0.1, 0.5, 0.8])
+    # per-step means 0.1, 0.5, 0.8 at steps 1, 2, 3: slope 0.7 / 2 = 0.35; residuals -1/60, 2/60, -1/60,
+    # so s^2 = (6 / 3600) / 1 and se = sqrt(s^2 / 2) = 0.0288675: t = 12.124
+    assert result["slope_per_step"] == pytest.approx(0.35)
+    assert result["slope_t"] == pytest.approx(12.124, abs=1e-3)
+    assert (first["share_under_0_3"], last["share_under_0_3"]) == (1.0, 0.0)
+    # every painting of the first third is bad (mean 0.1), every one of the last good (0.8): the
+    # whole rise of 0.7 is composition: -1 x 0.1 (bad ones gone) + 1 x 0.8 (good ones came)
+    assert result["rise"] == pytest.approx({"delta": 0.7, "composition": 0.7, "within": 0.0, "composition_share": 1.0})
+    assert result["best_of_step_change"] == pytest.approx(0.6)  # best 0.2 -> 0.8
+    assert result["median_of_step_change"] == pytest.approx(0.7)  # median 0.1 -> 0.8
+    assert (first["paint_coverage"], last["paint_coverage"]) == pytest.approx((0.2, 0.6))
+    assert result["gate_fail_share"] == pytest.approx(1 / 6) and result["unscored_share"] == pytest.approx(1 / 6)
+    assert [s["frac_reward_zero_std"] for s in result["per_step"]] == [0.0, 1.0, 1.0]
+    assert result["components"]["embedded"]["corr_with_reward"] == pytest.approx(1.0)
+    assert result["shapes_corr_with_reward"] == pytest.approx(1.0)
+
+
+def test_the_rise_splits_into_composition_and_within():
+    # first: bad [0.1], good [0.5]; last: bad [0.2], good [0.5, 0.5, 0.5] -> p_bad 0.5 -> 0.25
+    split = decompose([0.1, 0.5], [0.2, 0.5, 0.5, 0.5])
+    # composition: -0.25 x 0.15 + 0.25 x 0.5 = 0.0875; within: 0.375 x 0.1 + 0.625 x 0 = 0.0375
+    assert split["delta"] == pytest.approx(0.425 - 0.3)
+    assert split["composition"] == pytest.approx(0.0875) and split["within"] == pytest.approx(0.0375)
+
+
+def test_steps_split_into_thirds_with_the_extras_first():
+    assert thirds([5, 1, 2, 3, 4]) == [[1, 2], [3, 4], [5]]
+    assert thirds([1]) == [[1], [], []]
+
+
+def test_the_command_writes_json_and_a_plot_and_names_a_missing_run(tmp_path):
+    (tmp_path / "rollouts").mkdir()
+    (tmp_path / "rollouts" / "rollouts.jsonl").write_text("".join(json.dumps(r) + "\n" for r in RUN))
+    run = subprocess.run([WATERCOLOUR, "analyze", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "t = 12.12" in run.stdout and "composition share 100%" in run.stdout
+    assert json.loads((tmp_path / "rollouts" / "analysis.json").read_text())["steps"] == 3
+    assert Image.open(tmp_path / "rollouts" / "analysis.png").size == (800, 600)
+    missing = subprocess.run([WATERCOLOUR, "analyze", str(tmp_path / "nothing")], capture_output=True, text=True)
+    assert missing.returncode == 2 and "no rollouts.jsonl" in missing.stderr

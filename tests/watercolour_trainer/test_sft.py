@@ -1,0 +1,86 @@
+"""`watercolour sft`: the pool's sketches as chat examples, an adapter out, GRPO started from it."""
+
+import json
+
+import pytest
+
+from tests.conftest import WATERCOLOUR
+from watercolour_env.errors import ConfigError
+from watercolour_env.pool import STARTER_POOL, Pool, Tier
+from watercolour_env.server.prompt import SYSTEM_PROMPT, user_prompt
+from watercolour_trainer.sft import parse_tiers, sketch_examples
+
+
+def starter_rows() -> list[dict]:
+    return [json.loads(line) for line in (STARTER_POOL / "pool.jsonl").read_text().splitlines()]
+
+
+def test_each_painting_of_the_chosen_tiers_is_one_chat_example_with_the_environments_prompts():
+    examples = sketch_examples(Pool.load(str(STARTER_POOL)), [Tier.LOVE, Tier.OKAY])
+    expected = [r["id"] for r in starter_rows() if r["tier"] == "love"] + [
+        r["id"] for r in starter_rows() if r["tier"] == "okay"
+    ]
+    assert [e["id"] for e in examples] == expected  # 19 love, then 27 okay
+    first = examples[0]
+    assert first["prompt"] == [
+        {"role": "system", "content": SYSTEM_PROMPT},
+        {"role": "user", "content": user_prompt("a hibiscus")},
+    ]
+    sketch = (STARTER_POOL / "sketches" / f"{first['id']}.js").read_text().strip()
+    assert first["completion"] == [{"role": "assistant", "content": f"```js\n{sketch}\n```"}]
+
+
+def test_tiers_are_named_and_a_wrong_one_is_refused():
+    assert parse_tiers("love, nope") == [Tier.LOVE, Tier.NOPE]
+    with pytest.raises(ConfigError, match="tiers are love, okay and nope"):
+        parse_tiers("love,great")
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory):
+    """A 2-layer random Llama with the embedded policy's tokenizer, saved as a folder."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    from watercolour_trainer.policy import EMBEDDED_POLICY, load_policy
+
+    _, tokenizer = load_policy(EMBEDDED_POLICY)
+    folder = tmp_path_factory.mktemp("tiny-policy")
+    config = LlamaConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+                         num_attention_heads=4, num_key_value_heads=2)  # fmt: skip
+    LlamaForCausalLM(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+@pytest.mark.slow
+def test_sft_writes_an_adapter_that_grpo_starts_from(tiny_model, tmp_path):
+    import subprocess
+
+    out = tmp_path / "adapter"
+    command = [WATERCOLOUR, "sft", "--model", str(tiny_model), "--output_dir", str(out), "--max_steps", "2",
+               "--per_device_train_batch_size", "1", "--max_length", "1024", "--use_cpu", "true", "--bf16", "false",
+               "--report_to", "none", "--save_strategy", "no", "--lora_r", "4"]  # fmt: skip
+    run = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert (out / "adapter_config.json").is_file() and (out / "adapter_model.safetensors").is_file()
+    provenance = json.loads((out / "sft_provenance.json").read_text())
+    assert provenance["steps"] == 2 and len(provenance["examples"]) == 46  # 19 love + 27 okay
+    assert provenance["command"].startswith("watercolour sft --model ")
+
+    from watercolour_trainer.policy import load_policy
+    from watercolour_trainer.train import load_adapter
+
+    model, _ = load_policy(str(tiny_model))
+    tuned = load_adapter(model, str(out))
+    trainable = [name for name, p in tuned.named_parameters() if p.requires_grad]
+    assert trainable and all("lora_" in name for name in trainable)
+    with pytest.raises(ConfigError, match="no adapter_config.json"):
+        load_adapter(model, str(tmp_path))
+
+
+def test_sft_without_lora_is_refused_with_a_reason(tmp_path):
+    import subprocess
+
+    run = subprocess.run([WATERCOLOUR, "sft", "--output_dir", str(tmp_path), "--lora_r", "0"], capture_output=True,
+                         text=True, timeout=300)  # fmt: skip
+    assert run.returncode == 2 and "--lora_r must be above 0" in run.stderr

@@ -1,0 +1,294 @@
+"""`watercolour analyze RUN_DIR`: did the run learn? The seed's hand-made numbers as one command.
+
+Reads `rollouts.jsonl` (from `RUN_DIR/rollouts/` or `RUN_DIR` itself) and writes `analysis.json`
+and `analysis.png` beside it, and prints the table. Steps are split into thirds (first, middle,
+last; with fewer than three steps some thirds are empty). A rollout's reward is None when it was
+not scored (infrastructure); those count in the unscored share and nowhere else, as in GRPO.
+
+What it measures, and why (the seed's analysis of its HPSv3-only run):
+- mean reward per third, and the slope of the per-step mean (OLS over steps) with its t
+  statistic: a rise, and how sure;
+- the share of rollouts under `BAD_REWARD` (0.3) per third, and how much of the rise between the
+  first and last thirds comes from bad paintings becoming rare (composition) versus paintings
+  getting better within the bad and good classes (within); the seed found three quarters from the
+  former. The split is exact: delta = sum_g dp_g * mean(m_g) + sum_g mean(p_g) * dm_g over the
+  classes g, p the class share and m its mean reward;
+- the change of the per-step best and median: better tails or a better middle;
+- each reward component's mean and its Pearson correlation with the reward;
+- `frac_reward_zero_std` per step (the share of groups whose rewards are all equal: no gradient);
+- the gate-failure and unscored shares, paint coverage per third, and the correlation of the
+  sketch's painting call sites (`SketchInventory.shapes`) with the reward (the seed's policy
+  ignored the prompt's 15-30 shapes because shape count did not pay).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from collections import defaultdict
+from pathlib import Path
+
+BAD_REWARD = 0.3
+"""A painting under this reward is "bad" in the decomposition (the seed's threshold)."""
+
+
+def rollouts_file(run_dir: Path) -> Path:
+    """`RUN_DIR/rollouts/rollouts.jsonl` or `RUN_DIR/rollouts.jsonl`.
+
+    Raises:
+        FileNotFoundError: neither exists; the message names both.
+    """
+    for candidate in (run_dir / "rollouts" / "rollouts.jsonl", run_dir / "rollouts.jsonl"):
+        if candidate.is_file():
+            return candidate
+    raise FileNotFoundError(f"no rollouts.jsonl in {run_dir} or {run_dir / 'rollouts'} (a run's output_dir)")
+
+
+def load_rollouts(path: Path) -> list[dict]:
+    """The rollouts of a run, one dict per line of `rollouts.jsonl`."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def thirds(steps: list[int]) -> list[list[int]]:
+    """Sorted steps split into three consecutive, nearly equal parts (the first ones get the extras)."""
+    steps = sorted(steps)
+    size, extra = divmod(len(steps), 3)
+    parts, start = [], 0
+    for i in range(3):
+        end = start + size + (1 if i < extra else 0)
+        parts.append(steps[start:end])
+        start = end
+    return parts
+
+
+def ols_slope(xs: list[float], ys: list[float]) -> tuple[float | None, float | None]:
+    """(slope, t statistic) of y on x by least squares; t is None with fewer than 3 points or no residual."""
+    n = len(xs)
+    if n < 2:
+        return None, None
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    if sxx == 0:
+        return None, None
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sxx
+    if n < 3:
+        return slope, None
+    residual = sum((y - my - slope * (x - mx)) ** 2 for x, y in zip(xs, ys, strict=True))
+    if residual == 0:
+        return slope, None
+    return slope, slope / math.sqrt(residual / (n - 2) / sxx)
+
+
+def pearson(xs: list[float], ys: list[float]) -> float | None:
+    """The correlation of two equally long series; None when either is constant or shorter than 3."""
+    if len(xs) < 3 or len(set(xs)) < 2 or len(set(ys)) < 2:
+        return None
+    return statistics.correlation(xs, ys)
+
+
+def _mean(values: list[float]) -> float | None:
+    return statistics.fmean(values) if values else None
+
+
+def decompose(first: list[float], last: list[float], threshold: float = BAD_REWARD) -> dict:
+    """Splits mean(last) - mean(first) into composition (class shares) and within (class means).
+
+    Classes: reward < `threshold` (bad) and >= (good). A class empty in one third takes its mean
+    from the other. Returns delta, composition, within and composition_share (None when delta is 0).
+    """
+    if not first or not last:
+        return {"delta": None, "composition": None, "within": None, "composition_share": None}
+    parts = {}
+    for name, third in (("first", first), ("last", last)):
+        bad = [r for r in third if r < threshold]
+        good = [r for r in third if r >= threshold]
+        parts[name] = {"p": {"bad": len(bad) / len(third), "good": len(good) / len(third)},
+                       "m": {"bad": _mean(bad), "good": _mean(good)}}  # fmt: skip
+    composition = within = 0.0
+    for g in ("bad", "good"):
+        m1, m2 = parts["first"]["m"][g], parts["last"]["m"][g]
+        m1, m2 = (m2 if m1 is None else m1), (m1 if m2 is None else m2)
+        if m1 is None:  # the class is empty in both thirds
+            continue
+        p1, p2 = parts["first"]["p"][g], parts["last"]["p"][g]
+        composition += (p2 - p1) * (m1 + m2) / 2
+        within += (p1 + p2) / 2 * (m2 - m1)
+    delta = statistics.fmean(last) - statistics.fmean(first)
+    share = composition / delta if abs(delta) > 1e-12 else None
+    return {"delta": delta, "composition": composition, "within": within, "composition_share": share}
+
+
+def shapes_of(rollout: dict) -> int | None:
+    """Painting call sites in the rollout's sketch, or None without a sketch."""
+    from watercolour_env.sketch import inspect_sketch
+
+    if not rollout.get("sketch"):
+        return None
+    return inspect_sketch(rollout["sketch"]).shapes
+
+
+def analyze(rollouts: list[dict]) -> dict:
+    """Every number in the module docstring, as a JSON-ready dict.
+
+    Raises:
+        ValueError: no rollouts.
+    """
+    if not rollouts:
+        raise ValueError("the run has no rollouts")
+    by_step: dict[int, list[dict]] = defaultdict(list)
+    for r in rollouts:
+        by_step[r["step"]].append(r)
+    steps = sorted(by_step)
+    per_step = []
+    for step in steps:
+        at = by_step[step]
+        rewards = [r["reward"] for r in at if r["reward"] is not None]
+        groups: dict[int, list[float]] = defaultdict(list)
+        for r in at:
+            if r["reward"] is not None:
+                groups[r["group"]].append(r["reward"])
+        per_step.append({
+            "step": step,
+            "rollouts": len(at),
+            "reward_mean": _mean(rewards),
+            "reward_best": max(rewards) if rewards else None,
+            "reward_median": statistics.median(rewards) if rewards else None,
+            "frac_reward_zero_std": (sum(len(set(g)) <= 1 for g in groups.values()) / len(groups)) if groups else None,
+            "gate_fail_share": sum(r["status"] == "rejected" for r in at) / len(at),
+            "unscored_share": sum(r["reward"] is None for r in at) / len(at),
+        })  # fmt: skip
+    scored_steps = [s for s in per_step if s["reward_mean"] is not None]
+    slope, t = ols_slope([s["step"] for s in scored_steps], [s["reward_mean"] for s in scored_steps])
+    third_rows = []
+    third_rewards = []
+    for name, part in zip(("first", "middle", "last"), thirds(steps), strict=True):
+        rs = [r for s in part for r in by_step[s]]
+        rewards = [r["reward"] for r in rs if r["reward"] is not None]
+        third_rewards.append(rewards)
+        painted = [r["paint_fraction"] for r in rs if r.get("paint_fraction") is not None]
+        best = [s["reward_best"] for s in per_step if s["step"] in part and s["reward_best"] is not None]
+        median = [s["reward_median"] for s in per_step if s["step"] in part and s["reward_median"] is not None]
+        third_rows.append({
+            "third": name,
+            "steps": f"{part[0]}-{part[-1]}" if part else "",
+            "rollouts": len(rs),
+            "reward_mean": _mean(rewards),
+            "share_under_0_3": (sum(r < BAD_REWARD for r in rewards) / len(rewards)) if rewards else None,
+            "best_of_step": _mean(best),
+            "median_of_step": _mean(median),
+            "gate_fail_share": (sum(r["status"] == "rejected" for r in rs) / len(rs)) if rs else None,
+            "unscored_share": (sum(r["reward"] is None for r in rs) / len(rs)) if rs else None,
+            "paint_coverage": _mean(painted),
+        })  # fmt: skip
+    scored = [r for r in rollouts if r["reward"] is not None]
+    components = defaultdict(list)
+    for r in scored:
+        for c in r.get("components", []):
+            if c.get("value") is not None:
+                components[c["name"]].append((c["value"], r["reward"]))
+    shape_pairs = [(n, r["reward"]) for r in scored if (n := shapes_of(r)) is not None]
+    first, last = third_rows[0], third_rows[-1]
+
+    def change(key: str) -> float | None:
+        return None if first[key] is None or last[key] is None else last[key] - first[key]
+
+    return {
+        "rollouts": len(rollouts),
+        "steps": len(steps),
+        "slope_per_step": slope,
+        "slope_t": t,
+        "thirds": third_rows,
+        "rise": decompose(third_rewards[0], third_rewards[-1]),
+        "best_of_step_change": change("best_of_step"),
+        "median_of_step_change": change("median_of_step"),
+        "components": {
+            name: {
+                "mean": statistics.fmean(v for v, _ in pairs),
+                "corr_with_reward": pearson([v for v, _ in pairs], [w for _, w in pairs]),
+            }
+            for name, pairs in sorted(components.items())
+        },  # fmt: skip
+        "shapes_corr_with_reward": pearson([float(n) for n, _ in shape_pairs], [w for _, w in shape_pairs]),
+        "gate_fail_share": sum(r["status"] == "rejected" for r in rollouts) / len(rollouts),
+        "unscored_share": sum(r["reward"] is None for r in rollouts) / len(rollouts),
+        "per_step": per_step,
+    }
+
+
+def _fmt(value: float | None, spec: str = ".3f") -> str:
+    return "n/a" if value is None else format(value, spec)
+
+
+def table(result: dict) -> str:
+    """The analysis as plain text: the thirds, the slope, the rise and its split, the components."""
+    lines = [f"{result['rollouts']} rollouts over {result['steps']} steps", ""]
+    head = ("third", "steps", "reward", "< 0.3", "best", "median", "gate fail", "unscored", "paint")
+    lines.append("{:<7} {:>7} {:>7} {:>6} {:>6} {:>7} {:>9} {:>8} {:>6}".format(*head))
+    for row in result["thirds"]:
+        lines.append("{:<7} {:>7} {:>7} {:>6} {:>6} {:>7} {:>9} {:>8} {:>6}".format(
+            row["third"], row["steps"], _fmt(row["reward_mean"]), _fmt(row["share_under_0_3"], ".0%"),
+            _fmt(row["best_of_step"]), _fmt(row["median_of_step"]), _fmt(row["gate_fail_share"], ".0%"),
+            _fmt(row["unscored_share"], ".0%"), _fmt(row["paint_coverage"], ".2f"),
+        ))  # fmt: skip
+    rise = result["rise"]
+    lines += [
+        "",
+        f"slope of the per-step mean: {_fmt(result['slope_per_step'], '+.4f')} per step, "
+        f"t = {_fmt(result['slope_t'], '.2f')}",
+        f"rise first -> last third: {_fmt(rise['delta'], '+.3f')} = composition {_fmt(rise['composition'], '+.3f')}"
+        f" (bad paintings rarer) + within {_fmt(rise['within'], '+.3f')}; composition share "
+        f"{_fmt(rise['composition_share'], '.0%')}",
+        f"best of step {_fmt(result['best_of_step_change'], '+.3f')}, median of step "
+        f"{_fmt(result['median_of_step_change'], '+.3f')}",
+        f"gate failures {_fmt(result['gate_fail_share'], '.0%')}, unscored {_fmt(result['unscored_share'], '.0%')}, "
+        f"painting calls vs reward r = {_fmt(result['shapes_corr_with_reward'], '.2f')}",
+        "",
+        "component   mean    r with reward",
+    ]
+    for name, c in result["components"].items():
+        lines.append(f"{name:<10} {_fmt(c['mean']):>6} {_fmt(c['corr_with_reward'], '.2f'):>8}")
+    zero = [s["frac_reward_zero_std"] for s in result["per_step"]]
+    lines.append("")
+    lines.append("frac_reward_zero_std by step: " + " ".join(_fmt(z, ".2f") for z in zero))
+    return "\n".join(lines)
+
+
+def plot(result: dict, path: Path) -> None:
+    """A PNG: per-step mean, best and median reward, and the gate-failure share."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    steps = [s["step"] for s in result["per_step"]]
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 6), sharex=True, height_ratios=[3, 1])
+    for key, style in (("reward_mean", "-o"), ("reward_best", ":"), ("reward_median", "--")):
+        top.plot(steps, [s[key] if s[key] is not None else float("nan") for s in result["per_step"]], style,
+                 label=key.removeprefix("reward_"))  # fmt: skip
+    top.set_ylabel("reward")
+    top.set_ylim(0, 1)
+    top.legend(loc="upper left")
+    title = f"slope {_fmt(result['slope_per_step'], '+.4f')}/step, t = {_fmt(result['slope_t'], '.2f')}"
+    top.set_title(title)
+    bottom.bar(steps, [s["gate_fail_share"] for s in result["per_step"]], color="#c55")
+    bottom.set_ylabel("gate fail")
+    bottom.set_ylim(0, 1)
+    bottom.set_xlabel("step")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def run(run_dir: Path) -> tuple[dict, Path]:
+    """Analyses a run folder, writes analysis.json and analysis.png beside its rollouts.jsonl.
+
+    Raises:
+        FileNotFoundError: no rollouts.jsonl in the folder.
+        ValueError: it holds no rollouts.
+    """
+    source = rollouts_file(Path(run_dir))
+    result = analyze(load_rollouts(source))
+    (source.parent / "analysis.json").write_text(json.dumps(result, indent=1) + "\n")
+    plot(result, source.parent / "analysis.png")
+    return result, source.parent
