@@ -1,7 +1,7 @@
 """The one `watercolour` console script: the environment's commands plus the trainer's.
 
 Composed here, where both packages are visible: `watercolour_env.cli` has render, serve, episode
-and pool; this adds train, sft, analyze, demo and bench. The heavy imports (torch, TRL) happen inside the
+and pool; this adds train, sft, analyze, gallery, demo and bench. The heavy imports (torch, TRL) happen inside the
 commands, so an install without the `train` extra still serves and renders.
 """
 
@@ -62,6 +62,22 @@ def analyze(run_dir: Path = typer.Argument(..., help="A run's output_dir (or its
         raise typer.Exit(2) from err
     typer.echo(table(result))
     typer.echo(f"\nanalysis.json and analysis.png in {folder}")
+
+
+@app.command()
+def gallery(
+    run_dir: Path = typer.Argument(..., help="A run's output_dir (or its rollouts/ folder)."),
+    top: int = typer.Option(24, min=0, help="Paintings on the wall of the best."),
+) -> None:
+    """Rebuild a run's gallery.html: the best paintings, every rollout sortable and filterable."""
+    from watercolour_trainer.gallery import rebuild
+
+    try:
+        page = rebuild(run_dir, top)
+    except FileNotFoundError as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2) from err
+    typer.echo(f"gallery: {page.resolve()}")
 
 
 @app.command(context_settings=EXTRA_ARGS)
