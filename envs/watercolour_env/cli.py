@@ -150,6 +150,23 @@ def pool_render(
         typer.echo(f"  {name}: {reason}")
 
 
+@pool_app.command("add")
+def pool_add(
+    run_dir: Path = typer.Argument(..., exists=True, file_okay=False, help="A run's output_dir (or rollouts/)."),
+    into: Path = typer.Option(..., "--into", file_okay=False, help="The pool folder; created when missing."),
+    min_reward: float = typer.Option(0.0, min=0.0, max=1.0, help="Least reward a painting needs."),
+) -> None:
+    """Add a run's scored paintings to a pool as unrated candidates (then: watercolour pool rate POOL)."""
+    from watercolour_env.pool.collect import add_rollouts
+
+    summary = add_rollouts(run_dir, into, min_reward)
+    left_out = ", ".join(f"{n} {why}" for why, n in sorted(summary.left_out.items())) or "none"
+    typer.echo(f"added {len(summary.added)} unrated paintings to {into}, already there {len(summary.present)}, "
+               f"left out: {left_out}")  # fmt: skip
+    if summary.added:
+        typer.echo(f"rate them: watercolour pool rate {into}")
+
+
 @pool_app.command("rate")
 def pool_rate(
     folder: Path = typer.Argument(..., exists=True, file_okay=False, help="A rendered pool folder."),

@@ -1,0 +1,101 @@
+"""Closing the loop: a run's paintings into a pool as unrated candidates, to be rated into the next taste.
+
+    watercolour pool add RUN_DIR --into POOL [--min-reward X]
+
+Reads the run's `rollouts.jsonl` (the trainer's format: one JSON object per rollout with step,
+group, position, subject, seed, sketch, reward, status and image, relative to the file). Each
+scored rollout with a painting and a reward of at least `min_reward` becomes a row of the pool
+with tier None: `watercolour pool rate POOL` rates it. Its sketch and PNG are copied (the id is
+`<run>-s<step>-g<group>-p<position>`), and the row's notes carry the provenance (run folder,
+step, group, position, reward). Adding the same run twice adds nothing the second time.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from watercolour_env.errors import ConfigError
+from watercolour_env.pool.loader import MANIFEST, PoolRow, check_image, read_manifest, write_manifest
+
+
+@dataclass
+class AddSummary:
+    """Ids added; rollouts skipped as already in the pool, and left out with the reason counted."""
+
+    added: list[str] = field(default_factory=list)
+    present: list[str] = field(default_factory=list)
+    left_out: dict[str, int] = field(default_factory=dict)
+
+
+def _rollouts_file(run_dir: Path) -> Path:
+    for candidate in (run_dir / "rollouts" / "rollouts.jsonl", run_dir / "rollouts.jsonl"):
+        if candidate.is_file():
+            return candidate
+    raise ConfigError(f"no rollouts.jsonl in {run_dir} or {run_dir / 'rollouts'} (a run's output_dir)")
+
+
+def add_rollouts(run_dir: Path, pool_dir: Path, min_reward: float = 0.0) -> AddSummary:
+    """Copies a run's scored paintings into a pool folder as unrated rows; see the module docstring.
+
+    Args:
+        run_dir: a run's output_dir, or its rollouts folder.
+        pool_dir: the pool folder; created (with an empty manifest) when missing.
+        min_reward: the least reward a rollout needs, in [0, 1].
+
+    Raises:
+        ConfigError: no rollouts.jsonl in `run_dir`, a malformed line, or a pool manifest that
+            does not parse.
+    """
+    source = _rollouts_file(Path(run_dir))
+    pool_dir = Path(pool_dir)
+    (pool_dir / "images").mkdir(parents=True, exist_ok=True)
+    (pool_dir / "sketches").mkdir(exist_ok=True)
+    rows = read_manifest(pool_dir) if (pool_dir / MANIFEST).is_file() else []
+    known = {row.id for row in rows}
+    run_name = source.parent.parent.name if source.parent.name == "rollouts" else source.parent.name
+    summary = AddSummary()
+
+    def leave_out(reason: str) -> None:
+        summary.left_out[reason] = summary.left_out.get(reason, 0) + 1
+
+    for number, line in enumerate(source.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            r = json.loads(line)
+            step, group, position, reward = int(r["step"]), int(r["group"]), int(r["position"]), r["reward"]
+        except (ValueError, KeyError, TypeError) as err:
+            raise ConfigError(f"{source}:{number}: not a rollout ({type(err).__name__}: {err})") from err
+        if r.get("status") != "scored" or reward is None:
+            leave_out(f"not scored ({r.get('status')})")
+            continue
+        if reward < min_reward:
+            leave_out(f"reward under {min_reward:g}")
+            continue
+        image = source.parent / (r.get("image") or "")
+        if not r.get("image") or not image.is_file() or not r.get("sketch"):
+            leave_out("no painting or sketch")
+            continue
+        row_id = f"{run_name}-s{step:04d}-g{group:02d}-p{position:02d}"
+        if row_id in known:
+            summary.present.append(row_id)
+            continue
+        try:
+            check_image(image.read_bytes())
+        except ValueError:
+            leave_out("unreadable painting")
+            continue
+        shutil.copyfile(image, pool_dir / "images" / f"{row_id}.png")
+        (pool_dir / "sketches" / f"{row_id}.js").write_text(r["sketch"], encoding="utf-8")
+        provenance = {"run": str(source.parent.resolve()), "step": step, "group": group, "position": position,
+                      "reward": reward}  # fmt: skip
+        rows.append(PoolRow(row_id, f"images/{row_id}.png", f"sketches/{row_id}.js", None,
+                            r.get("subject") or PoolRow.subject, f"rollout of {run_name}", int(r.get("seed") or 0),
+                            json.dumps(provenance)))  # fmt: skip
+        known.add(row_id)
+        summary.added.append(row_id)
+    write_manifest(pool_dir, rows)
+    return summary
