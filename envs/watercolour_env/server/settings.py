@@ -9,7 +9,9 @@ import; `settings_class()` composes it again after a term is registered.
 from __future__ import annotations
 
 import functools
+import math
 import os
+from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, Field, PrivateAttr, ValidationError, create_model, model_validator
@@ -23,6 +25,36 @@ from watercolour_env.server.prompt import DEFAULT_SUBJECT
 from watercolour_env.server.reward import GATE_DEFAULT_WEIGHT, TERMS
 from watercolour_env.server.reward.rubric import PRESETS, RubricWeights, preset
 from watercolour_env.server.reward.term import Term
+
+MAX_RENDER_WORKERS = 64
+"""The most Chromium pages one server renders with at once (`WATERCOLOUR_RENDER_WORKERS`)."""
+
+
+def usable_cpus(cgroup: Path = Path("/sys/fs/cgroup")) -> int:
+    """CPUs this process may use: its affinity, capped by a cgroup CPU quota, >= 1.
+
+    `os.cpu_count()` counts the host's CPUs, which a container or a `taskset` may not use. The
+    quota is cgroup v2's `cpu.max` ("200000 100000" = 2 CPUs, "max ..." = none) or v1's
+    `cpu/cpu.cfs_quota_us` over `cpu.cfs_period_us` (-1 = none), rounded up.
+    """
+    count = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    quota = None
+    try:
+        if (cgroup / "cpu.max").is_file():
+            limit, period = (cgroup / "cpu.max").read_text().split()[:2]
+            quota = None if limit == "max" else int(limit) / int(period)
+        elif (cgroup / "cpu" / "cpu.cfs_quota_us").is_file():
+            limit = int((cgroup / "cpu" / "cpu.cfs_quota_us").read_text())
+            period = int((cgroup / "cpu" / "cpu.cfs_period_us").read_text())
+            quota = None if limit < 0 else limit / period
+    except (OSError, ValueError, ZeroDivisionError):
+        quota = None  # unreadable: the affinity alone
+    return max(1, min(count, math.ceil(quota)) if quota else count)
+
+
+def default_render_workers() -> int:
+    """One render worker per usable CPU, at most `MAX_RENDER_WORKERS`: a large host still starts."""
+    return min(MAX_RENDER_WORKERS, usable_cpus())
 
 
 class ServerSettings(BaseSettings):
@@ -38,7 +70,7 @@ class ServerSettings(BaseSettings):
 
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=1, le=65535)
-    render_workers: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=1, le=64)
+    render_workers: int = Field(default_factory=default_render_workers, ge=1, le=MAX_RENDER_WORKERS)
     render_deadline_s: float = Field(20.0, gt=0, le=300)
     render_max_queue: int = Field(64, ge=0)
     chromium_path: str = "/usr/bin/chromium"

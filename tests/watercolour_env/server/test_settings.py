@@ -129,3 +129,26 @@ def test_the_numbers_and_switches_the_readme_gives_as_defaults_are_the_defaults(
             continue
         checked += 1
     assert checked >= 12
+
+
+def test_the_default_render_workers_follow_the_usable_cpus_and_never_refuse_a_large_host(monkeypatch, tmp_path):
+    import os
+
+    from watercolour_env.server import settings as module
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(128)))  # a 128-core host
+    assert module.usable_cpus(tmp_path) == 128
+    with monkeypatch.context() as patched:
+        patched.setattr(module, "usable_cpus", lambda: 128)
+        assert load_settings().render_workers == 64  # capped, not refused (it was refused before)
+    (tmp_path / "cpu.max").write_text("250000 100000\n")  # cgroup v2: 2.5 CPUs -> 3 workers
+    assert module.usable_cpus(tmp_path) == 3
+    (tmp_path / "cpu.max").write_text("max 100000\n")
+    assert module.usable_cpus(tmp_path) == 128
+    (tmp_path / "cpu.max").unlink()
+    (tmp_path / "cpu").mkdir()
+    (tmp_path / "cpu" / "cpu.cfs_quota_us").write_text("400000\n")  # cgroup v1: 4 CPUs
+    (tmp_path / "cpu" / "cpu.cfs_period_us").write_text("100000\n")
+    assert module.usable_cpus(tmp_path) == 4
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})  # taskset to two CPUs
+    assert module.usable_cpus(tmp_path) == 2
