@@ -1,6 +1,6 @@
 """Gate-pass rate of unprimed replies, before and after SFT: does the warm start write sketches?
 
-    watercolour bench sft_gate_pass [--adapter trainer/adapters/smollm2-135m-starter] [--samples 64]
+    watercolour bench sft_gate_pass [--adapter trainer/adapters/smollm2_135m_starter] [--samples 64]
 
 Samples `--samples` replies of the embedded policy to the environment's own prompt (system
 prompt + user prompt for the default subject, no primer) at `--temperature` (1.0), without and
@@ -28,7 +28,7 @@ from watercolour_trainer.policy import EMBEDDED_POLICY, load_policy
 from watercolour_trainer.train import load_adapter
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_ADAPTER = REPO / "trainer" / "adapters" / "smollm2-135m-starter"
+DEFAULT_ADAPTER = REPO / "trainer" / "adapters" / "smollm2_135m_starter"
 
 
 def sample(model, tokenizer, n: int, temperature: float, max_new_tokens: int, batch: int) -> list[dict]:  # noqa: ANN001
@@ -77,22 +77,27 @@ def main() -> None:
     parser.add_argument("--max-new-tokens", type=int, default=1600)
     parser.add_argument("--batch", type=int, default=8)
     parser.add_argument("--out", default="runs/bench/sft_gate_pass.json")
+    parser.add_argument("--replies", help="Gate the replies of bench/sample_replies.py (a GPU's) instead of sampling.")
     args = parser.parse_args()
 
     results = {}
+    if args.replies:
+        sampled = json.loads(Path(args.replies).read_text())
+        results = {name: sampled[name] for name in ("base", "sft")}
+        print(f"gating {args.replies}: sampled on {sampled['device']} with {sampled['args']}")
     with Renderer(workers=2) as renderer:
         for name in ("base", "sft"):
-            model, tokenizer = load_policy(EMBEDDED_POLICY)
-            if name == "sft":
-                model = load_adapter(model, args.adapter).merge_and_unload()
-            print(f"{name}: sampling {args.samples} replies at temperature {args.temperature} ...", flush=True)
-            started = time.perf_counter()
-            replies = sample(model, tokenizer, args.samples, args.temperature, args.max_new_tokens, args.batch)
-            seconds = time.perf_counter() - started
-            gate_all(replies, renderer)
-            results[name] = {"seconds": round(seconds, 1), "replies": replies}
+            if name not in results:
+                model, tokenizer = load_policy(EMBEDDED_POLICY)
+                if name == "sft":
+                    model = load_adapter(model, args.adapter).merge_and_unload()
+                print(f"{name}: sampling {args.samples} replies at temperature {args.temperature} ...", flush=True)
+                started = time.perf_counter()
+                replies = sample(model, tokenizer, args.samples, args.temperature, args.max_new_tokens, args.batch)
+                results[name] = {"seconds": round(time.perf_counter() - started, 1), "replies": replies}
+            gate_all(results[name]["replies"], renderer)
 
-    print(f"\n{'model':<6} {'passed':>8} {'rate':>6} {'median tokens':>14}  commonest violations")
+    print(f"\n{'model':<6} {'passed':>8} {'rate':>6} {'median tokens':>14} {'sampling s':>10}  commonest violations")
     rates = {}
     for name, result in results.items():
         replies = result["replies"]
@@ -100,7 +105,7 @@ def main() -> None:
         rates[name] = passed / len(replies)
         tokens = statistics.median(r["tokens"] for r in replies)
         common = Counter(v for r in replies for v in r["violations"]).most_common(4)
-        print(f"{name:<6} {passed:>4}/{len(replies):<3} {rates[name]:>6.0%} {tokens:>14.0f}  "
+        print(f"{name:<6} {passed:>4}/{len(replies):<3} {rates[name]:>6.0%} {tokens:>14.0f} {result['seconds']:>10}  "
               + ", ".join(f"{v} {c}" for v, c in common))  # fmt: skip
     ratio = "n/a (no base reply passed)" if rates["base"] == 0 else f"{rates['sft'] / rates['base']:.1f}x"
     print(f"pass rate after / before SFT: {ratio}; adapter {args.adapter}")

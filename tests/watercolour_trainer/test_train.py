@@ -29,3 +29,25 @@ def test_one_grpo_step_of_the_embedded_policy_writes_rollouts_gallery_and_curve(
     assert all(r["status"] in {"scored", "rejected"} for r in rollouts)
     assert (tmp_path / "rollouts" / "gallery.html").is_file()
     assert (tmp_path / "rollouts" / "curve.csv").read_text().startswith("step,rollouts,reward_mean")
+
+
+def test_one_grpo_step_starts_from_the_shipped_warm_start(server_url, tmp_path):
+    from tests.conftest import REPO
+
+    STARTER_ADAPTER = REPO / "trainer" / "adapters" / "smollm2_135m_starter"
+    assert (STARTER_ADAPTER / "adapter_model.safetensors").stat().st_size < 20e6  # the cap
+    main(
+        [
+            "--config", "trainer/configs/demo.yaml",
+            "--adapter", str(STARTER_ADAPTER),
+            "--env_url", server_url,
+            "--output_dir", str(tmp_path),
+            "--max_steps", "1",
+            "--num_generations", "2",
+            "--per_device_train_batch_size", "2",
+            "--max_completion_length", "24",
+            "--n_prompts", "2",
+        ]
+    )  # fmt: skip
+    rollouts = [json.loads(line) for line in (tmp_path / "rollouts" / "rollouts.jsonl").read_text().splitlines()]
+    assert len(rollouts) == 2 and all(r["status"] in {"scored", "rejected"} for r in rollouts)
