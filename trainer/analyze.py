@@ -29,20 +29,10 @@ import statistics
 from collections import defaultdict
 from pathlib import Path
 
+from watercolour_env.pool.collect import rollouts_file
+
 BAD_REWARD = 0.3
 """A painting under this reward is "bad" in the decomposition (the seed's threshold)."""
-
-
-def rollouts_file(run_dir: Path) -> Path:
-    """`RUN_DIR/rollouts/rollouts.jsonl` or `RUN_DIR/rollouts.jsonl`.
-
-    Raises:
-        FileNotFoundError: neither exists; the message names both.
-    """
-    for candidate in (run_dir / "rollouts" / "rollouts.jsonl", run_dir / "rollouts.jsonl"):
-        if candidate.is_file():
-            return candidate
-    raise FileNotFoundError(f"no rollouts.jsonl in {run_dir} or {run_dir / 'rollouts'} (a run's output_dir)")
 
 
 def load_rollouts(path: Path) -> list[dict]:
@@ -284,7 +274,7 @@ def run(run_dir: Path) -> tuple[dict, Path]:
     """Analyses a run folder, writes analysis.json and analysis.png beside its rollouts.jsonl.
 
     Raises:
-        FileNotFoundError: no rollouts.jsonl in the folder.
+        ConfigError: no rollouts.jsonl in the folder.
         ValueError: it holds no rollouts.
     """
     source = rollouts_file(Path(run_dir))

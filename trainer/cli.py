@@ -57,7 +57,7 @@ def analyze(run_dir: Path = typer.Argument(..., help="A run's output_dir (or its
 
     try:
         result, folder = run(run_dir)
-    except (FileNotFoundError, ValueError) as err:
+    except ValueError as err:  # no rollouts; a missing file is a ConfigError, one line through main
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from err
     typer.echo(table(result))
@@ -72,11 +72,7 @@ def gallery(
     """Rebuild a run's gallery.html: the best paintings, every rollout sortable and filterable."""
     from watercolour_trainer.gallery import rebuild
 
-    try:
-        page = rebuild(run_dir, top)
-    except FileNotFoundError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from err
+    page = rebuild(run_dir, top)  # a missing rollouts.jsonl is a ConfigError: one line and exit 2 through main
     typer.echo(f"gallery: {page.resolve()}")
 
 

@@ -140,9 +140,9 @@ def rebuild(run_dir: Path, top: int = TOP_PAINTINGS) -> Path:
     """Rewrites `gallery.html` from a run's `rollouts.jsonl`; returns the page's path.
 
     Raises:
-        FileNotFoundError: no rollouts.jsonl in `run_dir` or `run_dir/rollouts`.
+        ConfigError: no rollouts.jsonl in `run_dir` or `run_dir/rollouts`.
     """
-    from watercolour_trainer.analyze import rollouts_file
+    from watercolour_env.pool.collect import rollouts_file
     from watercolour_trainer.rollouts import Rollout
 
     source = rollouts_file(Path(run_dir))

@@ -30,7 +30,12 @@ class AddSummary:
     left_out: dict[str, int] = field(default_factory=dict)
 
 
-def _rollouts_file(run_dir: Path) -> Path:
+def rollouts_file(run_dir: Path) -> Path:
+    """`RUN_DIR/rollouts/rollouts.jsonl` or `RUN_DIR/rollouts.jsonl` (the trainer's output).
+
+    Raises:
+        ConfigError: neither exists; the message names both.
+    """
     for candidate in (run_dir / "rollouts" / "rollouts.jsonl", run_dir / "rollouts.jsonl"):
         if candidate.is_file():
             return candidate
@@ -49,7 +54,7 @@ def add_rollouts(run_dir: Path, pool_dir: Path, min_reward: float = 0.0) -> AddS
         ConfigError: no rollouts.jsonl in `run_dir`, a malformed line, or a pool manifest that
             does not parse.
     """
-    source = _rollouts_file(Path(run_dir))
+    source = rollouts_file(Path(run_dir))
     pool_dir = Path(pool_dir)
     (pool_dir / "images").mkdir(parents=True, exist_ok=True)
     (pool_dir / "sketches").mkdir(exist_ok=True)
