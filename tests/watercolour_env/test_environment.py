@@ -64,6 +64,7 @@ def weighted(obs) -> dict[str, float]:
     [
         ({"gate": 0.5, "length": 0.4}, "sum to 1"),
         ({"gate": 0.5, "aesthetics": 0.5}, "unknown"),
+        ({"gate": [1.0]}, "must be numbers"),
         ({"gate": 0.4, "judge": 0.6}, "no judge scorer"),
         ({"gate": 0.1, "hpsv3": 0.9}, "needs WATERCOLOUR_HPSV3_URL"),
         ("hps-led", "no hpsv3 scorer"),

@@ -139,7 +139,11 @@ class Rubric:
         if isinstance(overrides, str):
             weights = preset(overrides)
         else:
-            weights = RubricWeights.exactly({name: float(value) for name, value in overrides.items()})
+            try:
+                numbers = {name: float(value) for name, value in overrides.items()}
+            except (TypeError, ValueError) as err:
+                raise ConfigError(f"reward weights must be numbers, got {overrides!r:.200}") from err
+            weights = RubricWeights.exactly(numbers)
             values = dict(weights)
             if any(not 0.0 <= v <= 1.0 for v in values.values()) or abs(sum(values.values()) - 1.0) > 1e-6:
                 raise ConfigError(f"reward weights must lie in [0, 1] and sum to 1, got {values}")
