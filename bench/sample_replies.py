@@ -26,7 +26,10 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=64)
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--temperature", type=float, default=1.0)
+    parser.add_argument("--top-p", type=float, default=1.0)
+    parser.add_argument("--top-k", type=int, default=0, help="0: no top-k cut.")
     parser.add_argument("--max-new-tokens", type=int, default=1600)
+    parser.add_argument("--only", choices=("base", "sft"), help="Sample one policy, not both.")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
 
@@ -37,7 +40,7 @@ def main() -> None:
     device = "cuda" if torch.cuda.is_available() else "cpu"
     messages = json.loads(Path(args.messages).read_text())
     results = {"device": torch.cuda.get_device_name(0) if device == "cuda" else "cpu", "args": vars(args)}
-    for name in ("base", "sft"):
+    for name in (args.only,) if args.only else ("base", "sft"):
         model, tokenizer = load_policy(args.model)
         if name == "sft":
             model = PeftModel.from_pretrained(model, args.adapter).merge_and_unload()
@@ -48,7 +51,7 @@ def main() -> None:
         for start in range(0, args.samples, args.batch):
             torch.manual_seed(start)
             size = min(args.batch, args.samples - start)
-            sampling = dict(do_sample=True, temperature=args.temperature, top_p=1.0, top_k=0,
+            sampling = dict(do_sample=True, temperature=args.temperature, top_p=args.top_p, top_k=args.top_k,
                             max_new_tokens=args.max_new_tokens, pad_token_id=tokenizer.pad_token_id)  # fmt: skip
             with torch.no_grad():
                 out = model.generate(

@@ -83,10 +83,10 @@ def main() -> None:
     results = {}
     if args.replies:
         sampled = json.loads(Path(args.replies).read_text())
-        results = {name: sampled[name] for name in ("base", "sft")}
+        results = {name: sampled[name] for name in ("base", "sft") if name in sampled}
         print(f"gating {args.replies}: sampled on {sampled['device']} with {sampled['args']}")
     with Renderer(workers=2) as renderer:
-        for name in ("base", "sft"):
+        for name in results if args.replies else ("base", "sft"):
             if name not in results:
                 model, tokenizer = load_policy(EMBEDDED_POLICY)
                 if name == "sft":
@@ -107,8 +107,9 @@ def main() -> None:
         common = Counter(v for r in replies for v in r["violations"]).most_common(4)
         print(f"{name:<6} {passed:>4}/{len(replies):<3} {rates[name]:>6.0%} {tokens:>14.0f} {result['seconds']:>10}  "
               + ", ".join(f"{v} {c}" for v, c in common))  # fmt: skip
-    ratio = "n/a (no base reply passed)" if rates["base"] == 0 else f"{rates['sft'] / rates['base']:.1f}x"
-    print(f"pass rate after / before SFT: {ratio}; adapter {args.adapter}")
+    if "base" in rates and "sft" in rates:
+        ratio = "n/a (no base reply passed)" if rates["base"] == 0 else f"{rates['sft'] / rates['base']:.1f}x"
+        print(f"pass rate after / before SFT: {ratio}; adapter {args.adapter}")
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps({"args": vars(args), "rates": rates, **results}, indent=1) + "\n")
     print(f"replies and verdicts: {args.out}")

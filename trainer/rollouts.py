@@ -16,6 +16,7 @@ import base64
 import csv
 import json
 import logging
+import shutil
 import statistics
 import threading
 import time
@@ -55,17 +56,37 @@ class RolloutLog:
     Args:
         folder: the rollouts folder; created if missing. A folder that already holds a run is
             renamed `<folder>-<timestamp>` first, so runs never mix and nothing is lost.
+        resume_after: the step of the checkpoint a run resumes from (trainer state's
+            `global_step`). The folder's rollouts up to and including that step are kept and
+            new ones appended; later ones (made after the checkpoint, so made again now) stay
+            only in the renamed copy.
     """
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, resume_after: int | None = None) -> None:
         self.folder = Path(folder)
+        self._lock = threading.Lock()
+        self._rollouts: list[Rollout] = []
+        kept = None
         if (self.folder / "rollouts.jsonl").exists():
             kept = self.folder.with_name(f"{self.folder.name}-{time.strftime('%Y%m%d-%H%M%S')}")
             self.folder.rename(kept)
             log.warning("a previous run's rollouts were in %s; moved them to %s", self.folder, kept)
         (self.folder / "paintings").mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        self._rollouts: list[Rollout] = []
+        if resume_after is not None and kept is not None:
+            self._carry_over(kept, resume_after)
+
+    def _carry_over(self, kept: Path, last_step: int) -> None:
+        """Copies `kept`'s rollouts of steps <= `last_step` (and their paintings) into this folder."""
+        for line in (kept / "rollouts.jsonl").read_text(encoding="utf-8").splitlines():
+            rollout = Rollout(**json.loads(line))
+            if rollout.step > last_step:
+                continue
+            if rollout.image and (kept / rollout.image).is_file():
+                shutil.copyfile(kept / rollout.image, self.folder / rollout.image)
+            else:
+                rollout.image = None
+            self._append(rollout)
+        log.info("resuming after step %d: kept %d rollouts from %s", last_step, len(self._rollouts), kept)
 
     @property
     def rollouts(self) -> list[Rollout]:
@@ -79,9 +100,12 @@ class RolloutLog:
                 name = f"step{rollout.step:04d}-g{rollout.group:02d}-p{rollout.position:02d}.png"
                 (self.folder / "paintings" / name).write_bytes(base64.b64decode(png_b64))
                 rollout.image = f"paintings/{name}"
-            self._rollouts.append(rollout)
-            with open(self.folder / "rollouts.jsonl", "a", encoding="utf-8") as f:
-                f.write(json.dumps(asdict(rollout)) + "\n")
+            self._append(rollout)
+
+    def _append(self, rollout: Rollout) -> None:
+        self._rollouts.append(rollout)
+        with open(self.folder / "rollouts.jsonl", "a", encoding="utf-8") as f:
+            f.write(json.dumps(asdict(rollout)) + "\n")
 
     def flush(self) -> None:
         """Rewrites `curve.csv` and `gallery.html` from every rollout so far."""

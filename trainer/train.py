@@ -8,6 +8,7 @@ Arguments are `WatercolourArguments` plus TRL's `GRPOConfig`, parsed by `TrlPars
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
 import time
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from datasets import Dataset
 from peft import LoraConfig
+from transformers.trainer_utils import get_last_checkpoint
 from trl import GRPOConfig, GRPOTrainer, TrlParser
 
 from watercolour_env import WatercolourEnv
@@ -100,6 +102,7 @@ def main(argv: list[str] | None = None) -> None:
         max_unscored_share=args.max_unscored_share,
     )
     reward.check_configuration(args.subject)  # a refused configuration stops here, before the model loads
+    checkpoint = resume_checkpoint(config.resume_from_checkpoint, config.output_dir)
     model, tokenizer = load_policy(args.model)
     if args.stop_at_closing_fence and stop_at_closing_fence(model, tokenizer):
         config.generation_kwargs = {
@@ -107,7 +110,10 @@ def main(argv: list[str] | None = None) -> None:
             "eos_token_id": model.generation_config.eos_token_id,
         }
     dataset = build_dataset(args, tokenizer)
-    rollouts = RolloutLog(Path(args.rollouts_dir or Path(config.output_dir) / "rollouts"))
+    rollouts = RolloutLog(
+        Path(args.rollouts_dir or Path(config.output_dir) / "rollouts"),
+        resume_after=checkpoint_step(checkpoint) if checkpoint else None,
+    )
     reward.log = rollouts
     reward.count_tokens = lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])
     peft_config = None
@@ -127,9 +133,35 @@ def main(argv: list[str] | None = None) -> None:
     )
     trainable = sum(p.numel() for p in trainer.model.parameters() if p.requires_grad)
     log.info("trainable parameters: %d", trainable)
-    trainer.train()
+    trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
     rollouts.flush()
     summary(rollouts, time.perf_counter() - started)
+
+
+def resume_checkpoint(value: str | None, output_dir: str) -> Path | None:
+    """The checkpoint folder `--resume_from_checkpoint` names, or None when it names none.
+
+    `value` is a checkpoint folder, or `true`/`last` for the newest `checkpoint-<step>` in
+    `output_dir` (checkpoints come from `--save_strategy steps --save_steps N`).
+
+    Raises:
+        ConfigError: the folder, or any checkpoint in `output_dir`, is missing.
+    """
+    if not value:
+        return None
+    if value.lower() in {"true", "last"}:
+        last = get_last_checkpoint(output_dir) if Path(output_dir).is_dir() else None
+        if last is None:
+            raise ConfigError(f"--resume_from_checkpoint {value}: no checkpoint-<step> folder in {output_dir}")
+        return Path(last)
+    if not (Path(value) / "trainer_state.json").is_file():
+        raise ConfigError(f"--resume_from_checkpoint {value}: not a checkpoint folder (no trainer_state.json)")
+    return Path(value)
+
+
+def checkpoint_step(checkpoint: Path) -> int:
+    """The optimiser step a checkpoint was saved at (its trainer_state.json's `global_step`)."""
+    return int(json.loads((checkpoint / "trainer_state.json").read_text())["global_step"])
 
 
 def load_adapter(model, adapter: str):  # noqa: ANN001, ANN201 (a transformers model in, a PeftModel out)

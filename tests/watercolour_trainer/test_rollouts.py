@@ -53,3 +53,25 @@ def test_a_second_run_into_the_same_folder_moves_the_first_aside(tmp_path):
     assert not (tmp_path / "rollouts" / "rollouts.jsonl").exists()
     kept = [p for p in tmp_path.iterdir() if p.name.startswith("rollouts-")]
     assert len(kept) == 1 and (kept[0] / "rollouts.jsonl").is_file()
+
+
+def test_a_resumed_run_keeps_the_rollouts_up_to_its_checkpoint_and_their_paintings(tmp_path):
+    import base64
+
+    first = RolloutLog(tmp_path / "rollouts")
+    for step in (1, 2, 3):
+        first.add(rollout(step, 0.1 * step, "scored"), base64.b64encode(png_of("grey")).decode())
+    # the checkpoint was saved after step 2: step 3 is made again by the resumed run
+    resumed = RolloutLog(tmp_path / "rollouts", resume_after=2)
+    assert [r.step for r in resumed.rollouts] == [1, 2]
+    lines = (tmp_path / "rollouts" / "rollouts.jsonl").read_text().splitlines()
+    assert len(lines) == 2
+    assert sorted(p.name for p in (tmp_path / "rollouts" / "paintings").iterdir()) == [
+        "step0001-g00-p00.png",
+        "step0002-g00-p00.png",
+    ]
+    assert (tmp_path / "rollouts" / "paintings" / "step0002-g00-p00.png").read_bytes() == png_of("grey")
+    resumed.add(rollout(3, 0.9, "scored"), None)
+    assert [r.step for r in resumed.rollouts] == [1, 2, 3]
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith("rollouts-")]
+    assert len(kept) == 1 and len((kept[0] / "rollouts.jsonl").read_text().splitlines()) == 3

@@ -51,3 +51,34 @@ def test_one_grpo_step_starts_from_the_shipped_warm_start(server_url, tmp_path):
     )  # fmt: skip
     rollouts = [json.loads(line) for line in (tmp_path / "rollouts" / "rollouts.jsonl").read_text().splitlines()]
     assert len(rollouts) == 2 and all(r["status"] in {"scored", "rejected"} for r in rollouts)
+
+
+def test_a_run_resumed_from_its_checkpoint_continues_the_step_count_and_the_rollouts(server_url, tmp_path):
+    common = [
+        "--config", "trainer/configs/demo.yaml",
+        "--env_url", server_url,
+        "--output_dir", str(tmp_path),
+        "--num_generations", "2",
+        "--per_device_train_batch_size", "2",
+        "--max_completion_length", "16",
+        "--n_prompts", "4",
+        "--save_strategy", "steps",
+        "--save_steps", "1",
+    ]  # fmt: skip
+    main([*common, "--max_steps", "1"])
+    assert (tmp_path / "checkpoint-1" / "trainer_state.json").is_file()
+    main([*common, "--max_steps", "2", "--resume_from_checkpoint", "last"])
+    rollouts = [json.loads(line) for line in (tmp_path / "rollouts" / "rollouts.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in rollouts] == [1, 1, 2, 2]
+    assert json.loads((tmp_path / "checkpoint-2" / "trainer_state.json").read_text())["global_step"] == 2
+
+
+def test_resuming_without_a_checkpoint_is_refused_before_the_model_loads(server_url, tmp_path):
+    from watercolour_env.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="no checkpoint-<step> folder"):
+        main(["--config", "trainer/configs/demo.yaml", "--env_url", server_url,
+              "--output_dir", str(tmp_path), "--resume_from_checkpoint", "last"])  # fmt: skip
+    with pytest.raises(ConfigError, match="no trainer_state.json"):
+        main(["--config", "trainer/configs/demo.yaml", "--env_url", server_url,
+              "--output_dir", str(tmp_path), "--resume_from_checkpoint", str(tmp_path)])  # fmt: skip
