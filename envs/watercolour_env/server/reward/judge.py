@@ -17,6 +17,7 @@ import json
 import logging
 import random
 import re
+import threading
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -129,6 +130,10 @@ def parse_verdict(text: str) -> tuple[str, str] | None:
     return None
 
 
+STRUCTURED_REFUSALS = 3
+"""Refusals of the response format in a row, each answered without it, before a judge stops asking."""
+
+
 class PairwiseJudge:
     """Compares a painting with references through an OpenAI-compatible vision chat endpoint.
 
@@ -137,10 +142,14 @@ class PairwiseJudge:
             timeouts, 429 and 5xx).
         model: the vision-language model, e.g. "Qwen/Qwen3-VL-30B-A3B-Instruct".
         criteria: what "better" means, e.g. `HIBISCUS_CRITERIA`.
-        max_concurrency: comparisons in flight at once.
+        max_concurrency: comparisons in flight at once over every caller of this judge (one
+            judge serves every session of a server), >= 1.
         malformed_retries: extra attempts when the reply holds no valid verdict.
-        structured_output: ask for `VERDICT_SCHEMA` as the response format; an endpoint that
-            refuses it (HTTP 400 or 422) is asked again without, and never again after.
+        structured_output: ask for `VERDICT_SCHEMA` as the response format. A request the
+            endpoint refuses with it (HTTP 400 or 422) is asked again without it. Only when
+            `STRUCTURED_REFUSALS` requests in a row were refused with the format and answered
+            without it, and none was ever answered with it, does the judge stop asking: a 400
+            that is about one request (its image, its size) changes nothing for the others.
 
     Example:
         >>> client = OpenAI(base_url=url, api_key=token)  # doctest: +SKIP
@@ -164,6 +173,10 @@ class PairwiseJudge:
         self.max_concurrency = max_concurrency
         self.malformed_retries = malformed_retries
         self.structured_output = structured_output
+        self._in_flight = threading.BoundedSemaphore(max(1, max_concurrency))
+        self._lock = threading.Lock()
+        self._refusals = 0  # requests in a row refused with the format and answered without it
+        self._structured_answered = False  # the endpoint has answered with the format at least once
 
     def score(self, png: bytes, references: list[Reference]) -> JudgeScore:
         """Compares `png` with each reference in both orders; see the module docstring."""
@@ -201,15 +214,35 @@ class PairwiseJudge:
         request = dict(
             model=self.model, messages=[{"role": "user", "content": content}], temperature=0.0, max_tokens=80
         )
-        if self.structured_output:
+        with self._in_flight:
+            if not self.structured_output:
+                return self.client.chat.completions.create(**request)
             try:
-                return self.client.chat.completions.create(
+                response = self.client.chat.completions.create(
                     **request, response_format={"type": "json_schema", "json_schema": VERDICT_SCHEMA}
                 )
             except (openai.BadRequestError, openai.UnprocessableEntityError) as err:
-                log.warning("the judge endpoint refused structured output (%s); using the strict parser", err)
+                refusal = err
+            else:
+                with self._lock:
+                    self._structured_answered, self._refusals = True, 0
+                return response
+            response = self.client.chat.completions.create(**request)  # raises: the request was bad, not the format
+            self._count_refusal(refusal)
+            return response
+
+    def _count_refusal(self, err: Exception) -> None:
+        """Stops asking for the format after `STRUCTURED_REFUSALS` refusals in a row (see the class)."""
+        with self._lock:
+            if self._structured_answered or not self.structured_output:
+                return
+            self._refusals += 1
+            if self._refusals >= STRUCTURED_REFUSALS:
                 self.structured_output = False
-        return self.client.chat.completions.create(**request)
+                log.warning(
+                    "the judge endpoint refused structured output %d times in a row (%s); using the strict parser",
+                    self._refusals, str(err)[:200],
+                )  # fmt: skip
 
 
 class JudgeOptions(BaseModel):

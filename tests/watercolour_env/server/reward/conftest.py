@@ -1,6 +1,7 @@
 """Helpers of the reward tests: the starter pool, a candidate painting, a scripted judge that
 speaks the OpenAI chat protocol, and a reply that passed the gate."""
 
+import asyncio
 import base64
 import functools
 import time
@@ -35,6 +36,7 @@ def reply(text: str, model: str) -> dict:
 def scripted_judge(calls: list[str]) -> FastAPI:
     app = FastAPI()
     candidate_url = "data:image/png;base64," + base64.b64encode(candidate_png()).decode()
+    in_flight = [0]
 
     @app.post("/v1/chat/completions")
     async def chat(request: Request):
@@ -44,6 +46,19 @@ def scripted_judge(calls: list[str]) -> FastAPI:
         first_image = body["messages"][0]["content"][0]["image_url"]["url"]
         candidate_letter = "A" if first_image == candidate_url else "B"
         schema = body.get("response_format", {}).get("json_schema", {}).get("schema")
+        if model == "counts-in-flight":  # records how many requests it holds at once
+            in_flight[0] += 1
+            calls.append(f"in-flight {in_flight[0]}")
+            await asyncio.sleep(0.3)
+            in_flight[0] -= 1
+            return reply(f'{{"winner": "{candidate_letter}", "reason": "ok"}}', model)
+        if model == "rejects-everything":  # a bad request, with the format or without it
+            return JSONResponse({"error": {"message": "image too large"}}, status_code=400)
+        if model == "refuses-candidate-first" and schema is not None and candidate_letter == "A":
+            calls.append("refused")  # one kind of request is refused with the format; the rest answered
+            return JSONResponse({"error": {"message": "context too long"}}, status_code=400)
+        if model == "refuses-candidate-first":
+            return reply(f'{{"winner": "{candidate_letter}", "reason": "ok"}}', model)
         if model == "refuses-structured" and schema is not None:
             calls.append("refused")
             return JSONResponse({"error": {"message": "response_format is not supported"}}, status_code=400)

@@ -9,7 +9,13 @@ from openai import OpenAI
 from tests.conftest import serving
 from tests.watercolour_env.server.reward.conftest import candidate_png, passed_gate, scripted_judge, starter_pool
 from watercolour_env.pool import Pool, Tier
-from watercolour_env.server.reward.judge import ComparisonStatus, PairwiseJudge, draw_references, parse_verdict
+from watercolour_env.server.reward.judge import (
+    STRUCTURED_REFUSALS,
+    ComparisonStatus,
+    PairwiseJudge,
+    draw_references,
+    parse_verdict,
+)
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +94,44 @@ def test_an_endpoint_that_refuses_structured_output_is_asked_again_without_it(en
     j = PairwiseJudge(OpenAI(base_url=url, api_key="t", max_retries=0), "refuses-structured", max_concurrency=1)
     assert j.score(candidate_png(), starter_pool().tier(Tier.LOVE)[:2]).value == 0.5  # answers "A" always: a tie
     assert j.structured_output is False
-    assert calls.count("refused") - before == 1  # asked once, then never again
+    # refused three times in a row (each answered without the format), then never asked again
+    assert calls.count("refused") - before == STRUCTURED_REFUSALS == 3
+
+
+def test_a_request_that_is_bad_with_or_without_the_format_keeps_the_format_for_everyone(endpoint):
+    url, _ = endpoint
+    j = PairwiseJudge(OpenAI(base_url=url, api_key="t", max_retries=0), "rejects-everything", max_concurrency=1)
+    verdict = j.score(candidate_png(), starter_pool().tier(Tier.LOVE)[:2])
+    assert verdict.value is None and {c.status for c in verdict.comparisons} == {ComparisonStatus.FAILED}
+    assert j.structured_output is True
+
+
+def test_an_endpoint_that_answered_with_the_format_keeps_it_after_one_kind_of_request_is_refused(endpoint):
+    url, calls = endpoint
+    before = calls.count("refused")
+    j = PairwiseJudge(OpenAI(base_url=url, api_key="t", max_retries=0), "refuses-candidate-first",
+                      max_concurrency=1)  # fmt: skip
+    # 4 references x 2 orders, one at a time: candidate-first is refused with the format (then
+    # answered without it), reference-first is answered with it
+    assert j.score(candidate_png(), starter_pool().tier(Tier.LOVE)[:4]).value == 1.0
+    assert j.structured_output is True
+    assert calls.count("refused") - before == 4  # every candidate-first request still asked with it
+
+
+def test_the_cap_on_comparisons_in_flight_holds_over_every_caller_of_the_judge(endpoint):
+    from concurrent.futures import ThreadPoolExecutor
+
+    url, calls = endpoint
+    start = len(calls)
+    j = PairwiseJudge(OpenAI(base_url=url, api_key="t", max_retries=0), "counts-in-flight", max_concurrency=2)
+    # 4 sessions at once, each scoring against 2 references in both orders (4 comparisons):
+    # up to 16 requests could be in flight; the judge lets 2 through at a time
+    with ThreadPoolExecutor(max_workers=4) as sessions:
+        values = list(sessions.map(lambda _: j.score(candidate_png(), starter_pool().tier(Tier.LOVE)[:2]).value,
+                                   range(4)))  # fmt: skip
+    assert values == [1.0] * 4
+    seen = [int(c.split()[-1]) for c in calls[start:] if c.startswith("in-flight")]
+    assert len(seen) == 16 and max(seen) == 2
 
 
 @pytest.mark.parametrize(
