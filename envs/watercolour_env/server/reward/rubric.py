@@ -9,6 +9,8 @@ without its share would be a silent lie.
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -18,6 +20,10 @@ from watercolour_env.server.gate import GateResult
 from watercolour_env.server.reward import GATE_DEFAULT_WEIGHT, TERMS, component_names
 from watercolour_env.server.reward.term import Painting, Term, Verdict
 from watercolour_env.terms import RewardComponent, ScoreStatus
+
+log = logging.getLogger(__name__)
+_reported: set[tuple[str, str]] = set()  # (term, exception type) already logged with a traceback
+_reported_lock = threading.Lock()
 
 
 class RubricWeights(Mapping[str, float]):
@@ -211,10 +217,24 @@ def _component(name: str, weight: float, verdict: Verdict) -> RewardComponent:
 
 
 def _verdict(term: Term, painting: Painting) -> Verdict:
-    """The term's verdict; a term that breaks gives none, and never crashes the step."""
+    """The term's verdict; a term that breaks gives none, and never crashes the step.
+
+    The cause goes into the verdict's detail every time, and into the log with its traceback
+    once per term and exception type (later ones at debug level), so a broken scorer under a
+    run of thousands of episodes leaves one traceback, not thousands.
+    """
     try:
         verdict = term.score(painting)
     except Exception as err:  # noqa: BLE001 (any failure of a scorer is "no verdict", with its cause)
+        key = (term.name, type(err).__name__)
+        with _reported_lock:
+            first = key not in _reported
+            _reported.add(key)
+        if first:
+            log.error("the %s term failed (%s); later %s failures of it are logged at debug level",
+                      term.name, type(err).__name__, type(err).__name__, exc_info=err)  # fmt: skip
+        else:
+            log.debug("the %s term failed again: %s: %s", term.name, type(err).__name__, err)
         return Verdict(None, f"{type(err).__name__}: {err}"[:300])
     if verdict.value is not None and not 0.0 <= verdict.value <= 1.0:
         return Verdict(None, f"{term.name} gave {verdict.value!r}, outside [0, 1]")

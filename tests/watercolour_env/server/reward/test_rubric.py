@@ -60,3 +60,29 @@ def test_a_weighted_scorer_that_was_not_fitted_refuses_to_build_the_rubric():
     with pytest.raises(ConfigError, match="WATERCOLOUR_WEIGHT_EMBEDDED"):
         Rubric(RubricWeights(), [LengthTerm()])
     assert "embedded" not in Rubric(RubricWeights(gate=0.5, length=0.5, embedded=0.0), [LengthTerm()]).terms
+
+
+def test_a_term_that_raises_gives_no_verdict_with_its_cause_and_one_traceback_in_the_log(caplog, monkeypatch):
+    import logging
+
+    from watercolour_env.server.reward import rubric as rubric_module
+
+    monkeypatch.setattr(rubric_module, "_reported", set())  # what earlier tests logged does not count
+
+    class BrokenLength(LengthTerm):
+        def score(self, painting):
+            raise RuntimeError("disk on fire")
+
+    source = check_source(example("hibiscus.js"))
+    render = RenderResult(RenderStatus.OK, png=b"png", paint_fraction=0.5, finished=True)
+    gate = GateResult(True, [], source.sketch, source.inventory, render)
+    rubric = Rubric(RubricWeights.exactly({"gate": 0.5, "length": 0.5}), [BrokenLength()])
+    with caplog.at_level(logging.DEBUG, logger="watercolour_env.server.reward.rubric"):
+        scores = [rubric.score(gate) for _ in range(3)]
+    for score in scores:
+        length = next(c for c in score.components if c.name == "length")
+        assert length.value is None and "RuntimeError: disk on fire" in length.detail
+        assert score.reward is None  # a weighted term without a verdict: unscored, not a smaller sum
+    errors = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert len(errors) == 1 and errors[0].exc_info is not None
+    assert sum(r.levelno == logging.DEBUG and "failed again" in r.getMessage() for r in caplog.records) == 2
