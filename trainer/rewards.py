@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -27,6 +28,10 @@ _SERVER_ERROR = re.compile(r"^Server error: (?P<message>.*) \(code: (?P<code>[A-
 # What `reset` answers when it refuses the run's own options (weights, subject): the run's
 # configuration is wrong, and every later episode would be refused the same way.
 REFUSAL_CODES = frozenset({"EXECUTION_ERROR", "VALIDATION_ERROR"})
+
+
+CAPACITY_BACKOFF_MAX_S = 5.0
+"""The longest wait between two tries of a server at its session limit, in seconds."""
 
 
 class ConfigurationRefused(ConfigError):
@@ -161,7 +166,24 @@ class EnvironmentReward:
             )  # fmt: skip
 
     def _episode(self, reply: str, seed: int, subject: str | None) -> tuple[WatercolourObservation | None, str]:
-        """Runs reset and step on one socket; returns (observation, "") or (None, error)."""
+        """Runs reset and step on one socket; returns (observation, "") or (None, error).
+
+        A server at its session limit (`CAPACITY_REACHED`) is asked again with backoff (0.5 s,
+        doubling, at most `CAPACITY_BACKOFF_MAX_S`) until `timeout_s` has passed since the first
+        try; only then is the rollout unscored, with the refusal as its reason.
+        """
+        deadline = time.monotonic() + self.timeout_s
+        wait = 0.5
+        while True:
+            observation, error = self._episode_once(reply, seed, subject)
+            left = deadline - time.monotonic()
+            if "(code: CAPACITY_REACHED)" not in error or left <= 0:
+                return observation, error
+            log.info("environment at capacity; trying again in %.1f s", min(wait, left))
+            time.sleep(min(wait, left))
+            wait = min(2 * wait, CAPACITY_BACKOFF_MAX_S)
+
+    def _episode_once(self, reply: str, seed: int, subject: str | None) -> tuple[WatercolourObservation | None, str]:
         try:
             with WatercolourEnv(base_url=self.env_url, message_timeout_s=self.timeout_s).sync() as env:
                 self._reset(env, int(seed), subject, return_image=self.log is not None)
@@ -171,7 +193,8 @@ class EnvironmentReward:
         except ConfigurationRefused as err:
             return None, f"refused: {err}"
         except Exception as err:  # noqa: BLE001 (any failure to finish an episode is the infrastructure's)
-            log.warning("episode not scored: %s: %s", type(err).__name__, err)
+            if "(code: CAPACITY_REACHED)" not in str(err):
+                log.warning("episode not scored: %s: %s", type(err).__name__, err)
             return None, f"{type(err).__name__}: {err}"
 
     def _rollout(

@@ -55,3 +55,51 @@ def test_a_step_with_too_many_unscored_rollouts_logs_an_error_with_the_reasons_c
     errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
     assert len(errors) == 1
     assert "4 of 4 rollouts unscored (over 25%)" in errors[0] and "4 x ConnectionError" in errors[0]
+
+
+@pytest.fixture(scope="module")
+def one_session_server():
+    """A real server that holds one session at a time."""
+    from tests.conftest import serving
+    from watercolour_env.server.app import build_app
+    from watercolour_env.server.settings import load_settings
+
+    app = build_app(load_settings(render_workers=1, render_deadline_s=10, max_concurrent_envs=1))
+    with serving(app) as url:
+        yield url
+    app.state.renderer.close()
+
+
+@pytest.mark.server
+@pytest.mark.browser
+def test_a_server_at_its_session_limit_is_asked_again_until_a_session_frees(one_session_server, tmp_path):
+    import threading
+
+    from watercolour_env import WatercolourEnv
+
+    held = WatercolourEnv(base_url=one_session_server).sync()
+    held.connect()
+    held.reset(seed=1)  # the only session
+    threading.Timer(2.0, held.close).start()  # frees it 2 s into the rollout's tries
+    reward = EnvironmentReward(one_session_server, num_generations=1, log=RolloutLog(tmp_path), timeout_s=30)
+    [value] = reward(prompts=["p"], completions=[example("trivial.js")], seed=[3])
+    assert value is not None and 0 < value <= 1
+    assert reward.log.rollouts[0].status == "scored"
+
+
+@pytest.mark.server
+@pytest.mark.browser
+def test_a_server_that_stays_at_its_limit_past_the_deadline_leaves_the_rollout_unscored(one_session_server, tmp_path):
+    import time
+
+    from watercolour_env import WatercolourEnv
+
+    with WatercolourEnv(base_url=one_session_server).sync() as held:
+        held.reset(seed=1)
+        reward = EnvironmentReward(one_session_server, num_generations=1, log=RolloutLog(tmp_path), timeout_s=3)
+        started = time.monotonic()
+        [value] = reward(prompts=["p"], completions=[example("trivial.js")], seed=[3])
+        waited = time.monotonic() - started
+    assert value is None and 2.5 <= waited < 10  # tried for its 3 s, then gave up
+    rollout = reward.log.rollouts[0]
+    assert rollout.status == "infra_error" and "CAPACITY_REACHED" in rollout.detail
