@@ -177,7 +177,10 @@ class EnvironmentReward:
         while True:
             observation, error = self._episode_once(reply, seed, subject)
             left = deadline - time.monotonic()
-            if "(code: CAPACITY_REACHED)" not in error or left <= 0:
+            if "(code: CAPACITY_REACHED)" not in error:
+                return observation, error
+            if left <= 0:
+                log.warning("episode not scored: the environment stayed at capacity for %.0f s", self.timeout_s)
                 return observation, error
             log.info("environment at capacity; trying again in %.1f s", min(wait, left))
             time.sleep(min(wait, left))
