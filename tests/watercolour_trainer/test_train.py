@@ -9,20 +9,28 @@ from watercolour_trainer.train import main
 pytestmark = [pytest.mark.slow, pytest.mark.server, pytest.mark.browser]
 
 
+def small_run(server_url: str, output_dir, *extra: str) -> list[str]:
+    """The demo config cut to one group of 2 short completions (and `extra` on top)."""
+    return [
+        "--config", "trainer/configs/demo.yaml",
+        "--env_url", server_url,
+        "--output_dir", str(output_dir),
+        "--max_steps", "1",
+        "--num_generations", "2",
+        "--per_device_train_batch_size", "2",
+        "--max_completion_length", "24",
+        "--n_prompts", "2",
+        *extra,
+    ]  # fmt: skip
+
+
+def read_rollouts(output_dir) -> list[dict]:
+    return [json.loads(line) for line in (output_dir / "rollouts" / "rollouts.jsonl").read_text().splitlines()]
+
+
 def test_one_grpo_step_of_the_embedded_policy_writes_rollouts_gallery_and_curve(server_url, tmp_path):
-    main(
-        [
-            "--config", "trainer/configs/demo.yaml",
-            "--env_url", server_url,
-            "--output_dir", str(tmp_path),
-            "--max_steps", "1",
-            "--num_generations", "2",
-            "--per_device_train_batch_size", "2",
-            "--max_completion_length", "24",
-            "--n_prompts", "2",
-        ]
-    )  # fmt: skip
-    rollouts = [json.loads(line) for line in (tmp_path / "rollouts" / "rollouts.jsonl").read_text().splitlines()]
+    main(small_run(server_url, tmp_path))
+    rollouts = read_rollouts(tmp_path)
     assert len(rollouts) == 2
     assert {r["step"] for r in rollouts} == {1}
     assert len({r["seed"] for r in rollouts}) == 1  # one group, one seed
@@ -36,20 +44,8 @@ def test_one_grpo_step_starts_from_the_shipped_warm_start(server_url, tmp_path):
 
     STARTER_ADAPTER = REPO / "trainer" / "adapters" / "smollm2_135m_starter"
     assert (STARTER_ADAPTER / "adapter_model.safetensors").stat().st_size < 20e6  # the issue's cap
-    main(
-        [
-            "--config", "trainer/configs/demo.yaml",
-            "--adapter", str(STARTER_ADAPTER),
-            "--env_url", server_url,
-            "--output_dir", str(tmp_path),
-            "--max_steps", "1",
-            "--num_generations", "2",
-            "--per_device_train_batch_size", "2",
-            "--max_completion_length", "24",
-            "--n_prompts", "2",
-        ]
-    )  # fmt: skip
-    rollouts = [json.loads(line) for line in (tmp_path / "rollouts" / "rollouts.jsonl").read_text().splitlines()]
+    main(small_run(server_url, tmp_path, "--adapter", str(STARTER_ADAPTER)))
+    rollouts = read_rollouts(tmp_path)
     assert len(rollouts) == 2 and all(r["status"] in {"scored", "rejected"} for r in rollouts)
 
 
@@ -68,7 +64,7 @@ def test_a_run_resumed_from_its_checkpoint_continues_the_step_count_and_the_roll
     main([*common, "--max_steps", "1"])
     assert (tmp_path / "checkpoint-1" / "trainer_state.json").is_file()
     main([*common, "--max_steps", "2", "--resume_from_checkpoint", "last"])
-    rollouts = [json.loads(line) for line in (tmp_path / "rollouts" / "rollouts.jsonl").read_text().splitlines()]
+    rollouts = read_rollouts(tmp_path)
     assert [r["step"] for r in rollouts] == [1, 1, 2, 2]
     assert json.loads((tmp_path / "checkpoint-2" / "trainer_state.json").read_text())["global_step"] == 2
 
