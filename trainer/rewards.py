@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from watercolour_env import WatercolourAction, WatercolourEnv, WatercolourObservation
+from watercolour_env.client import connection_problem
 from watercolour_env.errors import ConfigError
 from watercolour_env.sketch import extract_sketch
 from watercolour_trainer.rollouts import Rollout, RolloutLog
@@ -103,10 +104,14 @@ class EnvironmentReward:
 
         Raises:
             ConfigurationRefused: the server refused the options, with its own message.
-            ConnectionError, RuntimeError, TimeoutError: the server could not be reached or failed.
+            ConfigError: no server answered, or it refused this client's token.
+            RuntimeError, TimeoutError: the server failed.
         """
-        with WatercolourEnv(base_url=self.env_url, message_timeout_s=self.timeout_s).sync() as env:
-            self._reset(env, seed=0, subject=subject)
+        try:
+            with WatercolourEnv(base_url=self.env_url, message_timeout_s=self.timeout_s).sync() as env:
+                self._reset(env, seed=0, subject=subject)
+        except ConnectionError as err:
+            raise ConfigError(connection_problem(err, self.env_url)) from err
 
     def _reset(self, env: Any, seed: int, subject: str | None, return_image: bool = False) -> None:
         """Resets with this run's options; a refusal of them becomes `ConfigurationRefused`."""

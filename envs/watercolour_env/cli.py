@@ -106,17 +106,20 @@ def episode(
     (status infra_error: a render or a scorer failed), 2 when the server refuses the request.
     """
     from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
-    from watercolour_env.client import parse_reward_weights
+    from watercolour_env.client import connection_problem, parse_reward_weights
     from watercolour_env.errors import WatercolourError
 
     parsed = parse_reward_weights(weights)
     options = {} if parsed is None else {"weights": parsed}
-    with WatercolourEnv(base_url=env_url, message_timeout_s=120).sync() as env:
-        try:
-            env.reset(seed=seed, subject=subject, return_image=out is not None, **options)
-        except RuntimeError as err:  # the server's refusal, e.g. weights for a scorer it lacks
-            raise WatercolourError(f"the server refused the episode: {err}") from err
-        result = env.step(WatercolourAction(reply=reply_file.read_text()))
+    try:
+        with WatercolourEnv(base_url=env_url, message_timeout_s=120).sync() as env:
+            try:
+                env.reset(seed=seed, subject=subject, return_image=out is not None, **options)
+            except RuntimeError as err:  # the server's refusal, e.g. weights for a scorer it lacks
+                raise WatercolourError(f"the server refused the episode: {err}") from err
+            result = env.step(WatercolourAction(reply=reply_file.read_text()))
+    except ConnectionError as err:
+        raise WatercolourError(connection_problem(err, env_url)) from err
     observation = result.observation
     if out is not None and observation.image_png_b64:
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import logging
+import os
 from typing import Any
 
 from openenv.core.client_types import StepResult
@@ -10,11 +12,76 @@ from openenv.core.env_client import EnvClient
 
 from watercolour_env.models import WatercolourAction, WatercolourObservation, WatercolourState
 
+TOKEN_VARIABLE = "WATERCOLOUR_API_TOKEN"
+"""The server's token setting, read by the client too when no `token` is given."""
+TOKEN_HEADER = "X-Watercolour-Token"
+"""Where the token goes when `Authorization` already carries another (a private Space's HF token)."""
+
+
+class RedactCredentials(logging.Filter):
+    """Blanks credential headers in the websockets library's debug log of a handshake (both ends)."""
+
+    SECRET = frozenset({"authorization", TOKEN_HEADER.lower()})
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Keeps every record, with a credential header's value replaced."""
+        args = record.args
+        if isinstance(args, tuple) and len(args) == 2 and str(args[0]).lower() in self.SECRET:
+            record.args = (args[0], "[redacted]")
+        return True
+
+
+for _name in ("websockets.client", "websockets.server"):
+    if not any(isinstance(f, RedactCredentials) for f in logging.getLogger(_name).filters):
+        logging.getLogger(_name).addFilter(RedactCredentials())
+
+
+def auth_headers(token: str | None, headers: dict[str, str] | None = None) -> dict[str, str] | None:
+    """`headers` plus the token, or `headers` as given when there is no token.
+
+    The token goes in `Authorization: Bearer`, or in `X-Watercolour-Token` when `headers` already
+    has an `Authorization` (a Hugging Face token for a private Space).
+    """
+    if not token:
+        return headers
+    merged = dict(headers or {})
+    if any(name.lower() == "authorization" for name in merged):
+        merged[TOKEN_HEADER] = token
+    else:
+        merged["Authorization"] = f"Bearer {token}"
+    return merged
+
+
+def connection_problem(err: BaseException, base_url: str) -> str | None:
+    """A one-line cause for a failure to open the websocket, or None when `err` is something else.
+
+    A handshake the server answered with 401 means a missing or wrong token; any other
+    connection failure means no server answered at `base_url`.
+    """
+    if not isinstance(err, ConnectionError):
+        return None
+    seen: BaseException | None = err
+    while seen is not None:
+        status = getattr(getattr(seen, "response", None), "status_code", None)
+        if status == 401:
+            return (
+                f"the environment at {base_url} refused this client's token (HTTP 401): set {TOKEN_VARIABLE} "
+                "to the server's token"
+            )
+        seen = seen.__cause__ or seen.__context__
+    return f"no environment server answered at {base_url} ({err}); start one with `watercolour serve` or check the URL"
+
 
 class WatercolourEnv(EnvClient[WatercolourAction, WatercolourObservation, WatercolourState]):
     """Client of a watercolour environment server over its websocket.
 
     Per-episode options go to `reset`: `seed`, `subject`, `return_image`.
+
+    Args:
+        base_url: the server (`http://`, `https://` or a Space URL).
+        token: the server's `WATERCOLOUR_API_TOKEN`; None reads that variable here, "" sends none.
+        headers: extra handshake headers (OpenEnv's own argument).
+        **kwargs: the rest of OpenEnv's `EnvClient` arguments (`message_timeout_s`, ...).
 
     Example:
         >>> with WatercolourEnv(base_url="http://127.0.0.1:8000").sync() as env:  # doctest: +SKIP
@@ -22,6 +89,17 @@ class WatercolourEnv(EnvClient[WatercolourAction, WatercolourObservation, Waterc
         ...     result = env.step(WatercolourAction(reply=reply))
         ...     result.reward, result.observation.violations
     """
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        *,
+        token: str | None = None,
+        headers: dict[str, str] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        token = os.environ.get(TOKEN_VARIABLE) if token is None else token
+        super().__init__(base_url, headers=auth_headers(token, headers), **kwargs)
 
     def _step_payload(self, action: WatercolourAction) -> dict[str, Any]:
         return action.model_dump(exclude={"metadata"})

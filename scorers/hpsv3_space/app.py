@@ -178,6 +178,8 @@ def create_app(settings: Settings | None = None, loader: Callable[[Settings], Lo
         loader: builds the model; `load_hpsv3` (the real one) unless a test passes its own.
     """
     settings = settings or Settings()
+    if settings.api_token is None:
+        log.warning("no HPSV3_API_TOKEN: anyone who can reach this scorer can use its GPU")
     scorer = Scorer(settings, loader)
 
     @asynccontextmanager

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import io
+import logging
 import math
 import random
 import textwrap
@@ -15,7 +16,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from hpsv3_space.app import Loaded, Settings, load_hpsv3, to_score
+from hpsv3_space.app import Loaded, Settings, create_app, load_hpsv3, to_score
 from tests.hpsv3_space.conftest import serve, wait_loaded
 
 
@@ -251,3 +252,13 @@ def test_a_non_ascii_token_is_a_401_not_a_500(tiny_settings: Settings) -> None:
         chunks = (b"x" * 100_000 for _ in range(1000))  # 100 MB, no token: refused before reading
         unauthorised = httpx.post(f"{url}/score", content=chunks, timeout=30)
         assert unauthorised.status_code == 401
+
+
+def test_no_token_is_a_warning_at_start(tiny_settings: Settings, caplog) -> None:
+    with caplog.at_level(logging.WARNING, logger="hpsv3_space"):
+        create_app(tiny_settings)
+    assert any("no HPSV3_API_TOKEN" in r.getMessage() for r in caplog.records)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="hpsv3_space"):
+        create_app(Settings(**{**tiny_settings.model_dump(), "api_token": "s3cret"}))
+    assert not [r for r in caplog.records if "HPSV3_API_TOKEN" in r.getMessage()]

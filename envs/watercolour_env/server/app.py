@@ -11,6 +11,7 @@ from openenv.core.env_server.http_server import create_app
 
 from watercolour_env.models import WatercolourAction, WatercolourObservation, WatercolourState
 from watercolour_env.pool import Pool
+from watercolour_env.server.auth import OPEN_PATHS, TokenMiddleware
 from watercolour_env.server.reward import build_terms
 from watercolour_env.server.reward.rubric import Rubric
 from watercolour_env.server.sandbox import Renderer
@@ -62,6 +63,11 @@ def build_app(settings: ServerSettings | None = None) -> FastAPI:
         max_concurrent_envs=settings.max_concurrent_envs,
         state_cls=WatercolourState,
     )
+    if settings.api_token is not None:
+        app.add_middleware(TokenMiddleware, token=settings.api_token.get_secret_value())
+        log.info("a token is required on the websocket and on every route but %s", ", ".join(sorted(OPEN_PATHS)))
+    else:
+        log.warning("no WATERCOLOUR_API_TOKEN: anyone who can reach this server can use it")
     app.state.renderer = renderer
     app.state.pool = pool
     app.state.rubric = rubric

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, PrivateAttr, ValidationError, create_model, model_validator
+from pydantic import BaseModel, Field, PrivateAttr, SecretStr, ValidationError, create_model, model_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -83,8 +83,20 @@ class ServerSettings(BaseSettings):
     strict_allowlist: bool = True
     weight_gate: float = Field(GATE_DEFAULT_WEIGHT, ge=0, le=1)
     preset: str | None = None  # one of rubric.PRESETS; sets every weight
+    api_token: SecretStr | None = None  # required on the websocket and compute routes when set (server/auth.py)
 
     _options: dict[str, BaseModel] = PrivateAttr(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _token_is_usable(self) -> ServerSettings:
+        if self.api_token is None:
+            return self
+        token = self.api_token.get_secret_value()
+        if not token.strip() or token != token.strip() or not token.isprintable():
+            raise ValueError(
+                "WATERCOLOUR_API_TOKEN is set but empty or has spaces or control characters; unset it or set a token"
+            )
+        return self
 
     @model_validator(mode="after")
     def _preset_sets_the_weights(self) -> ServerSettings:
