@@ -12,6 +12,7 @@ from openenv.core.env_server.http_server import create_app
 from watercolour_env.models import WatercolourAction, WatercolourObservation, WatercolourState
 from watercolour_env.pool import Pool
 from watercolour_env.server.auth import OPEN_PATHS, TokenMiddleware
+from watercolour_env.server.frames import FrameGuard
 from watercolour_env.server.reward import build_terms
 from watercolour_env.server.reward.rubric import Rubric
 from watercolour_env.server.sandbox import Renderer
@@ -54,6 +55,7 @@ def build_app(settings: ServerSettings | None = None) -> FastAPI:
         strict=settings.strict_allowlist,
         default_subject=settings.default_subject,
         paint_floor=settings.paint_floor,
+        max_reply_bytes=settings.max_reply_bytes,
     )
     app = create_app(
         factory,
@@ -63,7 +65,8 @@ def build_app(settings: ServerSettings | None = None) -> FastAPI:
         max_concurrent_envs=settings.max_concurrent_envs,
         state_cls=WatercolourState,
     )
-    if settings.api_token is not None:
+    app.add_middleware(FrameGuard, max_reply_bytes=settings.max_reply_bytes)
+    if settings.api_token is not None:  # added last, so it runs first: strangers reach nothing
         app.add_middleware(TokenMiddleware, token=settings.api_token.get_secret_value())
         log.info("a token is required on the websocket and on every route but %s", ", ".join(sorted(OPEN_PATHS)))
     else:

@@ -25,6 +25,7 @@ from watercolour_env.server.prompt import DEFAULT_SUBJECT
 from watercolour_env.server.reward import GATE_DEFAULT_WEIGHT, TERMS
 from watercolour_env.server.reward.rubric import PRESETS, RubricWeights, preset
 from watercolour_env.server.reward.term import Term
+from watercolour_env.server.watercolour_environment import DEFAULT_MAX_REPLY_BYTES
 
 MAX_RENDER_WORKERS = 64
 """The most Chromium pages one server renders with at once (`WATERCOLOUR_RENDER_WORKERS`)."""
@@ -83,6 +84,7 @@ class ServerSettings(BaseSettings):
     strict_allowlist: bool = True
     weight_gate: float = Field(GATE_DEFAULT_WEIGHT, ge=0, le=1)
     preset: str | None = None  # one of rubric.PRESETS; sets every weight
+    max_reply_bytes: int = Field(DEFAULT_MAX_REPLY_BYTES, ge=1024, le=4 * 2**20)
     api_token: SecretStr | None = None  # required on the websocket and compute routes when set (server/auth.py)
 
     _options: dict[str, BaseModel] = PrivateAttr(default_factory=dict)

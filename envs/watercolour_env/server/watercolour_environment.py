@@ -27,6 +27,30 @@ from watercolour_env.terms import Violation
 
 log = logging.getLogger(__name__)
 
+MAX_SEED = 2**32 - 1
+MAX_SUBJECT_CHARS = 200
+"""A subject is a few words for the prompt ("a peach hibiscus"), not a second prompt."""
+DEFAULT_MAX_REPLY_BYTES = 262_144
+"""About 65,000 tokens of code: 8 times the longest completion budget of the seed's runs (8,192)."""
+RESET_OPTIONS = ("seed", "episode_id", "subject", "return_image", "weights")
+
+
+def _check_reset_options(seed: Any, subject: Any, return_image: Any, unknown: dict[str, Any]) -> None:
+    """Raises ValueError naming the first reset option that is out of range or of the wrong type."""
+    if unknown:
+        raise ValueError(
+            f"unknown reset option(s) {', '.join(sorted(unknown))}; reset takes {', '.join(RESET_OPTIONS)}"
+        )
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED):
+        raise ValueError(f"seed must be an integer in [0, {MAX_SEED}] or null, not {str(seed)[:40]!r}")
+    if subject is not None:
+        if not isinstance(subject, str) or not subject.strip():
+            raise ValueError(f"subject must be a non-empty string or null, not {str(subject)[:40]!r}")
+        if len(subject) > MAX_SUBJECT_CHARS or not subject.isprintable():
+            raise ValueError(f"subject must be at most {MAX_SUBJECT_CHARS} printable characters ({len(subject)} given)")
+    if not isinstance(return_image, bool):
+        raise ValueError(f"return_image must be true or false, not {str(return_image)[:40]!r}")
+
 
 class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservation, WatercolourState]):
     """Env card.
@@ -61,8 +85,10 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         default_subject: str = DEFAULT_SUBJECT,
         paint_floor: float = DEFAULT_PAINT_FLOOR,
         strict: bool = True,
+        max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES,
     ) -> None:
         super().__init__()
+        self._max_reply_bytes = max_reply_bytes
         self._renderer = renderer
         self._rubric = rubric
         self._default_subject = default_subject
@@ -92,13 +118,17 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             weights: this episode's reward weights by component ("gate" and the registered
                 terms: length, hpsv3, judge, embedded), summing to 1, or a preset name
                 ("hps-only", "judge-led", "hps-led", "embedded"); the deployment's when None.
-            **kwargs: other reset options, ignored.
+            **kwargs: none is accepted; an unknown option is an error, not ignored.
 
         Raises:
+            ValueError: an unknown option, a seed outside [0, 2**32), a subject that is not 1-200
+                printable characters, or a return_image that is not a bool (the previous
+                episode is left as it was).
             ConfigError: invalid weights, or a weight for a scorer this deployment lacks.
         """
+        _check_reset_options(seed, subject, return_image, kwargs)
         self._weights = self._rubric.weights_for(weights) if weights is not None else None
-        seed = random.randrange(2**32) if seed is None else int(seed) % 2**32
+        seed = random.randrange(2**32) if seed is None else seed
         subject = (subject or self._default_subject).strip()
         self._state = WatercolourState(
             episode_id=episode_id or str(uuid.uuid4()), seed=seed, subject=subject, return_image=bool(return_image)
@@ -110,12 +140,18 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         """Paints, gates and scores one reply; bad replies come back as violations.
 
         Raises:
-            WatercolourError: `step` before `reset`, or a second `step` in one episode.
+            WatercolourError: `step` before `reset`, a second `step` in one episode, or a reply
+                over `max_reply_bytes` (the episode stays open for another reply).
         """
         if not self._reset_done:
             raise WatercolourError("call reset before step")
         if self._state.status is not EpisodeStatus.READY:
             raise WatercolourError("the episode is over; call reset to start another")
+        size = len(action.reply.encode("utf-8", "surrogatepass"))
+        if size > self._max_reply_bytes:
+            raise WatercolourError(
+                f"the reply is {size} bytes, over this server's WATERCOLOUR_MAX_REPLY_BYTES={self._max_reply_bytes}"
+            )
         self._state.step_count += 1
         gate = check_source(action.reply, strict=self._strict)
         if gate.passed:

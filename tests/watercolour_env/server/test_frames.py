@@ -1,0 +1,112 @@
+"""Bad input over the real websocket: a clear error frame each time, and the session goes on."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from websockets.sync.client import connect
+
+from tests.conftest import example
+
+REPLY = f"```js\n{example('hibiscus.js')}\n```"
+RESET = {"type": "reset", "data": {"seed": 1}}
+STEP = {"type": "step", "data": {"reply": REPLY}}
+
+
+def ask(ws, frame) -> dict:
+    ws.send(frame if isinstance(frame, (str, bytes)) else json.dumps(frame))
+    return json.loads(ws.recv(timeout=60))
+
+
+def still_usable(ws) -> None:
+    """A full episode on the same socket after the bad frame."""
+    assert ask(ws, RESET)["data"]["observation"]["status"] == "ready"
+    assert ask(ws, STEP)["data"]["observation"]["status"] == "scored"
+
+
+BAD_FRAMES = {
+    "binary": (b"\xff\xfe\x00", "INVALID_JSON", "binary frames are not accepted"),
+    "not json": ("{nope", "INVALID_JSON", "Invalid JSON"),
+    "json array": ("[1, 2]", "VALIDATION_ERROR", "a JSON object with type and data, not list"),
+    "json string": ('"hi"', "VALIDATION_ERROR", "not str"),
+    "unknown type": ({"type": "dance"}, "UNKNOWN_TYPE", "Unknown message type: dance"),
+    "frame over the limit": (
+        json.dumps({"type": "step", "data": {"reply": "a" * 700_000}}),
+        "VALIDATION_ERROR",
+        "over this server's limit of 589824",  # 2 x 262144 + 65536
+    ),
+}
+
+
+@pytest.mark.parametrize("frame, code, message", BAD_FRAMES.values(), ids=BAD_FRAMES.keys())
+def test_a_bad_frame_gets_an_error_frame_and_the_session_lives(server_url, frame, code, message):
+    with connect(server_url.replace("http", "ws") + "/ws", max_size=None) as ws:
+        answer = ask(ws, frame)
+        assert answer["type"] == "error" and answer["data"]["code"] == code
+        assert message in answer["data"]["message"]
+        still_usable(ws)
+
+
+BAD_RESETS = {
+    "seed negative": ({"seed": -5}, "seed must be an integer in [0, 4294967295]"),
+    "seed too big": ({"seed": 2**32}, "seed must be an integer"),
+    "seed text": ({"seed": "abc"}, "seed must be an integer"),
+    "seed bool": ({"seed": True}, "seed must be an integer"),
+    "subject number": ({"subject": 5}, "subject must be a non-empty string"),
+    "subject blank": ({"subject": "   "}, "subject must be a non-empty string"),
+    "subject too long": ({"subject": "x" * 201}, "at most 200 printable characters (201 given)"),
+    "subject control": ({"subject": "a\nhibiscus"}, "printable"),
+    "return_image text": ({"return_image": "yes"}, "return_image must be true or false"),
+    "unknown option": ({"bogus": 1}, "unknown reset option(s) bogus; reset takes seed"),
+    "weights unknown": ({"weights": "no-such-preset"}, "no-such-preset"),
+}
+
+
+@pytest.mark.parametrize("data, message", BAD_RESETS.values(), ids=BAD_RESETS.keys())
+def test_a_reset_option_out_of_range_is_named_and_the_session_lives(server_url, data, message):
+    with connect(server_url.replace("http", "ws") + "/ws", max_size=None) as ws:
+        answer = ask(ws, {"type": "reset", "data": data})
+        assert answer["type"] == "error" and message in answer["data"]["message"]
+        still_usable(ws)
+
+
+def test_the_edges_of_the_ranges_are_accepted(server_url):
+    with connect(server_url.replace("http", "ws") + "/ws", max_size=None) as ws:
+        for data in ({"seed": 0}, {"seed": 2**32 - 1}, {"subject": "x" * 200}, {"seed": None, "subject": None}):
+            assert ask(ws, {"type": "reset", "data": data})["data"]["observation"]["status"] == "ready", data
+        assert ask(ws, {"type": "reset", "data": {"seed": 2**32 - 1}})["data"]["observation"]["seed"] == 2**32 - 1
+
+
+BAD_STEPS = {
+    "reply a number": ({"reply": 5}, "Invalid message"),
+    "reply missing": ({}, "Invalid message"),
+    "unknown field": ({"reply": "x", "extra": 1}, "Invalid message"),
+    "data not an object": ("x", "Invalid message"),
+    "reply over the limit": ({"reply": "a" * 262_145}, "the reply is 262145 bytes, over"),
+}
+
+
+@pytest.mark.parametrize("data, message", BAD_STEPS.values(), ids=BAD_STEPS.keys())
+def test_a_bad_step_is_named_and_the_episode_stays_open(server_url, data, message):
+    with connect(server_url.replace("http", "ws") + "/ws", max_size=None) as ws:
+        assert ask(ws, RESET)["data"]["observation"]["status"] == "ready"
+        answer = ask(ws, {"type": "step", "data": data})
+        assert answer["type"] == "error" and message in answer["data"]["message"]
+        assert ask(ws, STEP)["data"]["observation"]["status"] == "scored"  # the same episode, still open
+
+
+def test_step_before_reset_and_a_second_step_are_named(server_url):
+    with connect(server_url.replace("http", "ws") + "/ws", max_size=None) as ws:
+        assert "call reset before step" in ask(ws, STEP)["data"]["message"]
+        still_usable(ws)
+        assert "the episode is over; call reset" in ask(ws, STEP)["data"]["message"]
+        still_usable(ws)
+
+
+def test_a_reply_at_the_limit_is_judged_not_refused(server_url):
+    padded = REPLY + "\n" + "x" * (262_144 - len(REPLY.encode()) - 1)  # prose after the block
+    assert len(padded.encode()) == 262_144
+    with connect(server_url.replace("http", "ws") + "/ws", max_size=None) as ws:
+        ask(ws, RESET)
+        assert ask(ws, {"type": "step", "data": {"reply": padded}})["data"]["observation"]["status"] == "scored"
