@@ -78,7 +78,7 @@ def gallery(
 
 @app.command(context_settings=EXTRA_ARGS)
 def demo(ctx: typer.Context) -> None:
-    """Start a server on loopback, train 3 GRPO steps on the embedded defaults, stop the server."""
+    """Start a server on loopback, train 2 GRPO steps from the shipped warm start, stop the server."""
     try:
         from watercolour_trainer.demo import run_demo
     except ImportError as err:

@@ -1,7 +1,9 @@
-"""`watercolour demo`: start an environment server on loopback, train 3 GRPO steps, stop it.
+"""`watercolour demo`: start an environment server on loopback, train 2 GRPO steps, stop it.
 
 The main job end to end on the embedded defaults (trainer/configs/demo.yaml): the 135M
-SmolLM2 policy on the CPU, 4 generations per prompt, a short completion budget.
+SmolLM2 policy with the shipped demo adapter (SFT on the starter pool's short sketches, so 4
+replies decode in about 3 minutes on 2 cores), on the CPU, 4 unprimed generations per prompt.
+Flags after `demo` go to the trainer and win (`--adapter DIR`, `--max_steps 1`).
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ def wait_healthy(url: str, server: subprocess.Popen, timeout_s: float = 120.0) -
 
 def run_demo(extra_args: list[str]) -> None:
     """Runs the demo; `extra_args` are passed on to the trainer (e.g. `--max_steps 1`)."""
+    from watercolour_trainer.policy import DEMO_ADAPTER
     from watercolour_trainer.train import main as train_main
 
     port = free_port()
@@ -61,7 +64,7 @@ def run_demo(extra_args: list[str]) -> None:
     server = subprocess.Popen(command, stdout=server_log, stderr=subprocess.STDOUT)
     try:
         wait_healthy(url, server)
-        train_main(["--config", str(DEMO_CONFIG), "--env_url", url, *extra_args])
+        train_main(["--config", str(DEMO_CONFIG), "--env_url", url, "--adapter", str(DEMO_ADAPTER), *extra_args])
     finally:
         server.terminate()
         try:

@@ -22,6 +22,10 @@ log = logging.getLogger(__name__)
 
 EMBEDDED_POLICY = "smollm2-135m-instruct"
 EMBEDDED_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+STARTER_ADAPTER = Path(__file__).parent / "adapters" / "smollm2_135m_starter"
+"""The shipped warm start of the embedded policy: LoRA SFT on the starter pool (its README)."""
+DEMO_ADAPTER = Path(__file__).parent / "adapters" / "smollm2_135m_demo"
+"""The demo's warm start: the same SFT on the pool's sketches of at most 900 tokens (its README)."""
 
 
 def embedded_gguf() -> Path:

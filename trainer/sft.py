@@ -18,6 +18,7 @@ import json
 import logging
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,6 +44,12 @@ class SFTArguments:
     lora_r: int = field(default=16, metadata={"help": "LoRA rank (> 0)."})
     lora_alpha: int = field(default=32, metadata={"help": "LoRA alpha."})
     lora_target_modules: str = field(default="all-linear", metadata={"help": "peft target_modules."})
+    max_sketch_tokens: int = field(
+        default=0,
+        metadata={
+            "help": "Learn only from sketches of at most this many tokens (0: all); shorter replies decode sooner."
+        },
+    )
 
 
 def sketch_examples(pool: Pool, tiers: list[Tier]) -> list[dict]:
@@ -74,6 +81,18 @@ def sketch_examples(pool: Pool, tiers: list[Tier]) -> list[dict]:
     if not rows:
         raise ConfigError(f"the pool {pool.source} has no sketches in tiers {', '.join(t.value for t in tiers)}")
     return rows
+
+
+def at_most(rows: list[dict], max_tokens: int, count_tokens: Callable[[str], int]) -> list[dict]:
+    """The rows whose sketch (the whole reply, fences included) is at most `max_tokens` tokens.
+
+    Raises:
+        ConfigError: none is that short.
+    """
+    kept = [r for r in rows if count_tokens(r["completion"][0]["content"]) <= max_tokens]
+    if not kept:
+        raise ConfigError(f"--max_sketch_tokens {max_tokens}: no sketch of these tiers is that short")
+    return kept
 
 
 def parse_tiers(text: str) -> list[Tier]:
@@ -115,6 +134,9 @@ def main(argv: list[str] | None = None) -> Path:
     rows = sketch_examples(pool, parse_tiers(args.tiers))
     log.info("SFT on %d sketches of %s (%s)", len(rows), pool.source, args.tiers)
     model, tokenizer = load_policy(args.model)
+    if args.max_sketch_tokens > 0:
+        rows = at_most(rows, args.max_sketch_tokens, lambda t: len(tokenizer(t, add_special_tokens=False)["input_ids"]))
+        log.info("%d of them are at most %d tokens", len(rows), args.max_sketch_tokens)
     peft_config = LoraConfig(
         r=args.lora_r, lora_alpha=args.lora_alpha, target_modules=args.lora_target_modules, task_type="CAUSAL_LM"
     )
@@ -132,6 +154,7 @@ def main(argv: list[str] | None = None) -> Path:
         "model": args.model,
         "pool": pool.source,
         "tiers": args.tiers,
+        "max_sketch_tokens": args.max_sketch_tokens,
         "examples": [r["id"] for r in rows],
         "train_loss": result.training_loss,
         "steps": result.global_step,

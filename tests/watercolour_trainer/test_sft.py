@@ -8,7 +8,7 @@ from tests.conftest import WATERCOLOUR
 from watercolour_env.errors import ConfigError
 from watercolour_env.pool import STARTER_POOL, Pool, Tier
 from watercolour_env.server.prompt import SYSTEM_PROMPT, user_prompt
-from watercolour_trainer.sft import parse_tiers, sketch_examples
+from watercolour_trainer.sft import at_most, parse_tiers, sketch_examples
 
 
 def starter_rows() -> list[dict]:
@@ -28,6 +28,21 @@ def test_each_painting_of_the_chosen_tiers_is_one_chat_example_with_the_environm
     ]
     sketch = (STARTER_POOL / "sketches" / f"{first['id']}.js").read_text().strip()
     assert first["completion"] == [{"role": "assistant", "content": f"```js\n{sketch}\n```"}]
+
+
+def test_a_token_cap_keeps_only_the_short_sketches():
+    from watercolour_trainer.policy import EMBEDDED_POLICY, load_policy
+
+    _, tokenizer = load_policy(EMBEDDED_POLICY)
+    rows = sketch_examples(Pool.load(str(STARTER_POOL)), [Tier.LOVE, Tier.OKAY])
+    kept = at_most(rows, 900, lambda t: len(tokenizer(t, add_special_tokens=False)["input_ids"]))
+    # counted once by hand with the same tokenizer (docs/LOG.md): the okay "simple" sketches and
+    # weak-dark are 771-884 tokens of sketch; the next, pair-03, is 987
+    short = {"weak-dark", "simple-01", "simple-02", "simple-03", "simple-04", "simple-06", "simple-08", "simple-09",
+             "simple-13", "simple-14"}  # fmt: skip
+    assert {r["id"] for r in kept} == short
+    with pytest.raises(ConfigError, match="no sketch of these tiers is that short"):
+        at_most(rows, 100, lambda t: len(tokenizer(t)["input_ids"]))
 
 
 def test_tiers_are_named_and_a_wrong_one_is_refused():

@@ -39,12 +39,14 @@ def test_one_grpo_step_of_the_embedded_policy_writes_rollouts_gallery_and_curve(
     assert (tmp_path / "rollouts" / "curve.csv").read_text().startswith("step,rollouts,reward_mean")
 
 
-def test_one_grpo_step_starts_from_the_shipped_warm_start(server_url, tmp_path):
-    from tests.conftest import REPO
+@pytest.mark.parametrize("adapter", ["smollm2_135m_starter", "smollm2_135m_demo"])
+def test_one_grpo_step_starts_from_a_shipped_warm_start(server_url, tmp_path, adapter):
+    from watercolour_trainer.policy import DEMO_ADAPTER, STARTER_ADAPTER
 
-    STARTER_ADAPTER = REPO / "trainer" / "adapters" / "smollm2_135m_starter"
-    assert (STARTER_ADAPTER / "adapter_model.safetensors").stat().st_size < 20e6  # the cap
-    main(small_run(server_url, tmp_path, "--adapter", str(STARTER_ADAPTER)))
+    folder = {"smollm2_135m_starter": STARTER_ADAPTER, "smollm2_135m_demo": DEMO_ADAPTER}[adapter]
+    assert folder.name == adapter and (folder / "README.md").is_file()
+    assert (folder / "adapter_model.safetensors").stat().st_size < 20e6  # the cap
+    main(small_run(server_url, tmp_path, "--adapter", str(folder)))
     rollouts = read_rollouts(tmp_path)
     assert len(rollouts) == 2 and all(r["status"] in {"scored", "rejected"} for r in rollouts)
 
