@@ -96,3 +96,31 @@ def test_a_reply_that_broke_the_source_check_is_rejected_with_the_fail_reward(se
     assert result.observation.status is EpisodeStatus.REJECTED
     assert [v.value for v in result.observation.violations] == [violation]
     assert result.reward == 0.0
+
+
+def test_every_field_of_the_servers_observation_schema_is_one_the_client_parses(server_url):
+    import httpx
+
+    from watercolour_env.models import WatercolourObservation
+
+    schema = httpx.get(f"{server_url}/schema", timeout=30).json()
+    assert set(schema["observation"]["properties"]) == set(WatercolourObservation.model_fields)
+    with WatercolourEnv(base_url=server_url, message_timeout_s=60).sync() as env:
+        env.reset(seed=2, return_image=True)
+        observation = env.step(WatercolourAction(reply=example("hibiscus.js"))).observation
+    assert observation.image_png_b64 and observation.reward_components and observation.renderer  # all parsed
+
+
+def test_after_a_receive_timeout_the_client_drops_the_socket_instead_of_reading_the_late_reply(server_url):
+    import time
+
+    # OpenEnv 0.10's client closes the socket on a timeout (checked here, not assumed): the late
+    # step observation must never come back as the answer to the next reset on the same client.
+    with WatercolourEnv(base_url=server_url, message_timeout_s=0.5).sync() as env:
+        env.reset(seed=11)
+        with pytest.raises(TimeoutError):
+            env.step(WatercolourAction(reply=example("hibiscus.js")))  # a render takes about 1.4 s
+        time.sleep(2.5)  # the late reply has been written by now
+        again = env.reset(seed=12)
+    assert again.observation.status is EpisodeStatus.READY and again.observation.seed == 12
+    assert again.observation.sketch is None and again.reward is None
