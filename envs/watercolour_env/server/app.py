@@ -11,13 +11,14 @@ from openenv.core.env_server.http_server import create_app
 
 from watercolour_env.models import WatercolourAction, WatercolourObservation, WatercolourState
 from watercolour_env.pool import Pool
+from watercolour_env.server import health
 from watercolour_env.server.auth import OPEN_PATHS, TokenMiddleware
 from watercolour_env.server.frames import FrameGuard
 from watercolour_env.server.reward import build_terms
 from watercolour_env.server.reward.rubric import Rubric
 from watercolour_env.server.sandbox import Renderer
 from watercolour_env.server.settings import ServerSettings, load_settings
-from watercolour_env.server.watercolour_environment import WatercolourEnvironment
+from watercolour_env.server.watercolour_environment import SessionCount, WatercolourEnvironment
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +49,10 @@ def build_app(settings: ServerSettings | None = None) -> FastAPI:
     )
     renderer.start()
     atexit.register(renderer.close)
+    sessions = SessionCount()
     factory = functools.partial(
         WatercolourEnvironment,
+        sessions=sessions,
         renderer=renderer,
         rubric=rubric,
         strict=settings.strict_allowlist,
@@ -71,6 +74,7 @@ def build_app(settings: ServerSettings | None = None) -> FastAPI:
         log.info("a token is required on the websocket and on every route but %s", ", ".join(sorted(OPEN_PATHS)))
     else:
         log.warning("no WATERCOLOUR_API_TOKEN: anyone who can reach this server can use it")
+    health.install(app, renderer, rubric, pool, sessions, settings.max_concurrent_envs)
     app.state.renderer = renderer
     app.state.pool = pool
     app.state.rubric = rubric

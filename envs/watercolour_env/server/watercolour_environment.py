@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import logging
 import random
+import threading
 import uuid
 from typing import Any
 
@@ -52,6 +53,24 @@ def _check_reset_options(seed: Any, subject: Any, return_image: Any, unknown: di
         raise ValueError(f"return_image must be true or false, not {str(return_image)[:40]!r}")
 
 
+class SessionCount:
+    """Live environments (one per websocket session): up when made, down when OpenEnv closes one."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.live = 0
+
+    def opened(self) -> None:
+        """One more session."""
+        with self._lock:
+            self.live += 1
+
+    def closed(self) -> None:
+        """One session fewer."""
+        with self._lock:
+            self.live -= 1
+
+
 class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservation, WatercolourState]):
     """Env card.
 
@@ -86,9 +105,13 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         paint_floor: float = DEFAULT_PAINT_FLOOR,
         strict: bool = True,
         max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES,
+        sessions: SessionCount | None = None,
     ) -> None:
         super().__init__()
         self._max_reply_bytes = max_reply_bytes
+        self._sessions = sessions
+        if sessions is not None:
+            sessions.opened()
         self._renderer = renderer
         self._rubric = rubric
         self._default_subject = default_subject
@@ -179,6 +202,13 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             detail=_unscored_detail(score.components)
             or (sandbox_detail(render) or render.detail if render else _source_detail(gate)),
         )
+
+    def close(self) -> None:
+        """Called by OpenEnv when the session ends; counts it out once."""
+        if self._sessions is not None:
+            self._sessions.closed()
+            self._sessions = None
+        super().close()
 
     @property
     def state(self) -> WatercolourState:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -116,6 +117,7 @@ class Rubric:
     def __init__(self, weights: RubricWeights, terms: Iterable[Term] = (), fail_reward: float = 0.0) -> None:
         self.terms = {term.name: term for term in terms}
         self.fail_reward = fail_reward
+        self._outcomes = {name: TermOutcomes() for name in self.terms}
         self._check_configured(weights, per_episode=False)
         self.weights = weights
 
@@ -196,16 +198,51 @@ class Rubric:
             pending = {t.name: pool.submit(_verdict, t, painting) for t in remote}
             verdicts |= {t.name: _verdict(t, painting) for t in terms if not t.remote}
             verdicts |= {name: future.result() for name, future in pending.items()}
+        for name, verdict in verdicts.items():
+            if name in self._outcomes:
+                self._outcomes[name].record(verdict)
         components = [_component(name, w[name], verdicts[name]) for name in shown]
         if any(c.status is ScoreStatus.UNAVAILABLE for c in components):
             # a weighted scorer gave no verdict: the reward would silently lose its share
             return RubricScore(None, components + absent)
         return RubricScore(sum(c.contribution for c in components), components + absent)
 
+    def health(self) -> dict[str, dict]:
+        """Per configured term: its weight and how its calls went (`TermOutcomes.report`)."""
+        return {name: {"weight": self.weights[name], **self._outcomes[name].report()} for name in self.terms}
+
     def close(self) -> None:
         """Closes every term (their connections); called once at shutdown."""
         for term in self.terms.values():
             term.close()
+
+
+class TermOutcomes:
+    """How a term's calls went since start-up, for `/health`; thread-safe."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.calls = 0
+        self.failures = 0
+        self.last_ok: bool | None = None
+        self.last_failure = ""
+        self.last_at: float | None = None
+
+    def record(self, verdict: Verdict) -> None:
+        """Counts one verdict; a verdict without a value is a failure, with its detail kept."""
+        with self._lock:
+            self.calls += 1
+            self.last_ok = verdict.value is not None
+            self.last_at = time.time()
+            if not self.last_ok:
+                self.failures += 1
+                self.last_failure = verdict.detail
+
+    def report(self) -> dict:
+        """`answers`: whether the last call gave a verdict (None before the first call)."""
+        with self._lock:
+            return {"answers": self.last_ok, "calls": self.calls, "failures": self.failures,
+                    "last_call_at": self.last_at, "last_failure": self.last_failure}  # fmt: skip
 
 
 def _component(name: str, weight: float, verdict: Verdict) -> RewardComponent:

@@ -96,6 +96,7 @@ class Renderer:
         self.max_queue = max_queue
         self.chromium_path = chromium_path
         self.renderer_string = ""
+        self.browser_version = ""
         self._js_dir = js_dir
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="renderer", daemon=True)
@@ -189,6 +190,22 @@ class Renderer:
             with self._waiting_lock:
                 self._waiting -= 1
 
+    def stats(self) -> dict:
+        """The pool now, for `/health`.
+
+        Returns:
+            workers, busy (renders running), queued (waiting for a worker), max_queue, the GPU
+            string and Chromium version the browser reports, started / closed, and how the
+            network is kept from the sketches ("namespace" or "flags").
+        """
+        with self._waiting_lock:
+            waiting = self._waiting
+        running = min(getattr(self, "_in_flight", 0), self.workers)
+        return {"workers": self.workers, "busy": running, "queued": max(0, waiting - running),
+                "max_queue": self.max_queue, "renderer": self.renderer_string, "chromium": self.browser_version,
+                "started": self._started,
+                "closed": self._closed, "network_isolation": self.network_isolation}  # fmt: skip
+
     def _call(self, coro, timeout_s: float | None):  # noqa: ANN001, ANN202
         future: Future = asyncio.run_coroutine_threadsafe(coro, self._loop)
         return future.result(timeout=timeout_s)
@@ -233,6 +250,7 @@ class Renderer:
             self._pages.put_nowait(await pages.new_page(self._browser, self._library, self._generation))
         probe = await self._pages.get()
         self.renderer_string = await probe.evaluate(RENDERER_JS)
+        self.browser_version = self._browser.version
         self._pages.put_nowait(probe)
         log.info(
             "renderer: %d workers on %s, network closed by %s",
