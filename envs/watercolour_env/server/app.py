@@ -8,6 +8,7 @@ import logging
 
 from fastapi import FastAPI
 from openenv.core.env_server.http_server import create_app
+from openenv.core.env_server.types import ConcurrencyConfig
 
 from watercolour_env.models import WatercolourAction, WatercolourObservation, WatercolourState
 from watercolour_env.pool import Pool
@@ -65,7 +66,9 @@ def build_app(settings: ServerSettings | None = None) -> FastAPI:
         WatercolourAction,
         WatercolourObservation,
         env_name="watercolour_env",
-        max_concurrent_envs=settings.max_concurrent_envs,
+        concurrency_config=ConcurrencyConfig(
+            max_concurrent_envs=settings.max_concurrent_envs, session_timeout=settings.session_timeout_s
+        ),
         state_cls=WatercolourState,
     )
     app.add_middleware(FrameGuard, max_reply_bytes=settings.max_reply_bytes)

@@ -77,6 +77,8 @@ class ServerSettings(BaseSettings):
     chromium_path: str = "/usr/bin/chromium"
     render_network_namespace: Literal["auto", "on", "off"] = "auto"  # see server/sandbox/netns.py
     max_concurrent_envs: int = Field(64, ge=1)
+    # OpenEnv's reaper closes a session idle this long; see the README for why 900 s
+    session_timeout_s: float = Field(900.0, ge=1)
     default_subject: str = DEFAULT_SUBJECT
     paint_floor: float = Field(DEFAULT_PAINT_FLOOR, ge=0, le=1)
     fail_reward: float = Field(0.0, ge=0, le=1)
