@@ -1,0 +1,191 @@
+"""Server load benchmark: many sessions of mixed example sketches against a server it starts.
+
+    watercolour bench server_load [--configs 8x10,64x10,256x2] [--capacity 256] [--short]
+
+Starts `watercolour serve` on a free loopback port (capacity `--capacity`, the rest default),
+then for each `SESSIONSxEPISODES` runs that many concurrent clients (OpenEnv's async client,
+one socket each), each doing its episodes back to back: reset, then a step with the next
+example sketch of a fixed mix (typical, rich, trivial, one the gate rejects, one that throws).
+Per configuration it prints episodes/s, reset and step latency (p50 / p99), the queue wait (the
+step's time less its render), the statuses, protocol errors (an exception instead of an
+observation), sessions still open after every client closed (`/health`), and the server's
+RSS (the server process and its Chromium) before and after.
+
+The baseline, measured in the same run: the same mix without the server (the source check, and
+a render of each reply that passes it, on one in-process `Renderer` with the server's worker
+count fed by as many threads). The server's ratio to it is its overhead: sessions, websocket,
+scoring.
+`--short` runs 4x3 only (the form `make test` runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import psutil
+
+from watercolour_env import WatercolourAction, WatercolourEnv
+from watercolour_env.server.gate import check_source
+from watercolour_env.server.sandbox import Renderer
+from watercolour_env.server.settings import default_render_workers
+
+REPO = Path(__file__).resolve().parents[1]
+MIX = ["hibiscus.js", "rich.js", "trivial.js", "bare_primitives.js", "throws_in_draw.js"]
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def tree_rss_mb(pid: int) -> float:
+    """RSS of a process and all its children, in MB."""
+    root = psutil.Process(pid)
+    total = 0
+    for p in [root, *root.children(recursive=True)]:
+        try:
+            total += p.memory_info().rss
+        except psutil.NoSuchProcess:
+            pass
+    return total / 2**20
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def session(url: str, episodes: int, offset: int, replies: list[str], out: dict) -> None:
+    try:
+        async with WatercolourEnv(base_url=url, message_timeout_s=600) as env:
+            for i in range(episodes):
+                k = offset + i
+                started = time.perf_counter()
+                await env.reset(seed=k)
+                reset_s = time.perf_counter() - started
+                started = time.perf_counter()
+                result = await env.step(WatercolourAction(reply=replies[k % len(replies)]))
+                step_s = time.perf_counter() - started
+                obs = result.observation
+                out["reset"].append(reset_s)
+                out["step"].append(step_s)
+                out["wait"].append(max(0.0, step_s - (obs.render_ms or 0) / 1000))
+                out["status"][obs.status.value] = out["status"].get(obs.status.value, 0) + 1
+    except Exception as err:  # noqa: BLE001 (every exception is a protocol error to count)
+        out["errors"].append(f"{type(err).__name__}: {err}"[:200])
+
+
+async def load(url: str, sessions: int, episodes: int, replies: list[str]) -> dict:
+    out: dict = {"reset": [], "step": [], "wait": [], "status": {}, "errors": []}
+    started = time.perf_counter()
+    await asyncio.gather(*(session(url, episodes, s * episodes, replies, out) for s in range(sessions)))
+    out["seconds"] = time.perf_counter() - started
+    return out
+
+
+def renderer_throughput(replies: list[str], workers: int, episodes: int) -> float:
+    """Episodes/s of the same mix without the server: the source check, and a render of each
+    reply that passes it, on one in-process renderer with the server's worker count."""
+
+    def one(k: int) -> None:
+        gate = check_source(replies[k % len(replies)])
+        if gate.passed:
+            renderer.render(gate.sketch or "", seed=k)
+
+    with Renderer(workers=workers) as renderer, ThreadPoolExecutor(workers) as pool:
+        list(pool.map(one, range(workers)))  # warm
+        started = time.perf_counter()
+        list(pool.map(one, range(episodes)))
+        return episodes / (time.perf_counter() - started)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--configs", default="8x10,64x10,256x2")
+    parser.add_argument("--capacity", type=int, default=256)
+    parser.add_argument("--short", action="store_true", help="4x3 only.")
+    parser.add_argument("--json", help="Also write the table here, one object per configuration.")
+    args = parser.parse_args()
+    configs = [(4, 3)] if args.short else [tuple(int(n) for n in c.split("x")) for c in args.configs.split(",")]
+    replies = [(REPO / "examples" / "sketches" / name).read_text() for name in MIX]
+    workers = default_render_workers()
+
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = {**os.environ, "WATERCOLOUR_MAX_CONCURRENT_ENVS": str(args.capacity), "WATERCOLOUR_PORT": str(port)}
+    server = subprocess.Popen([sys.executable, "-m", "watercolour_env.cli", "serve"], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    failed = False
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise SystemExit("the server did not start")
+            time.sleep(0.5)
+        rss_start = tree_rss_mb(server.pid)
+        print(f"server: {workers} render workers, capacity {args.capacity}, RSS at start {rss_start:.0f} MB")
+        rows = []
+        for sessions, episodes in configs:
+            rss_before = tree_rss_mb(server.pid)
+            out = asyncio.run(load(url, sessions, episodes, replies))
+            time.sleep(1.0)  # let the last sockets close
+            leaked = httpx.get(f"{url}/health", timeout=10).json()["sessions"]["live"]
+            rss_after = tree_rss_mb(server.pid)
+            done = len(out["step"])
+            rows.append((f"{sessions}x{episodes}", done, done / out["seconds"], out, leaked, rss_before, rss_after))
+            failed |= bool(out["errors"]) or leaked != 0
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    baseline = renderer_throughput(replies, workers, episodes=max(8 * workers, 20))
+
+    print(f"\nthe same mix without the server, {workers} render workers: {baseline:.2f} episodes/s (baseline)\n")
+    head = f"{'config':>8} {'episodes':>8} {'ep/s':>6} {'x base':>6} {'reset p50/p99 s':>16} {'step p50/p99 s':>15} "
+    print(head + f"{'wait p50/p99 s':>15} {'errors':>6} {'leaked':>6} {'RSS MB before/after':>20}  statuses")
+    for name, done, rate, out, leaked, before, after in rows:
+        print(f"{name:>8} {done:>8} {rate:>6.2f} {rate / baseline:>6.2f} "
+              f"{pct(out['reset'], .5):>7.3f} /{pct(out['reset'], .99):>7.3f} "
+              f"{pct(out['step'], .5):>6.2f} /{pct(out['step'], .99):>6.2f} "
+              f"{pct(out['wait'], .5):>6.2f} /{pct(out['wait'], .99):>6.2f} "
+              f"{len(out['errors']):>6} {leaked:>6} {before:>9.0f} /{after:>8.0f}  {out['status']}")  # fmt: skip
+        for err in sorted(set(out["errors"]))[:3]:
+            print(f"         error: {err}")
+    if args.json:
+        import json
+
+        table = [
+            {"config": name, "episodes": done, "episodes_per_s": rate, "baseline_episodes_per_s": baseline,
+             "errors": out["errors"], "leaked_sessions": leaked, "statuses": out["status"],
+             "rss_mb_before": before, "rss_mb_after": after}
+            for name, done, rate, out, leaked, before, after in rows
+        ]  # fmt: skip
+        Path(args.json).write_text(json.dumps(table, indent=2))
+    if len(rows) > 1:
+        first, last = rows[0], rows[-1]
+        print(f"\nRSS after the last configuration / after the first: {last[6] / first[6]:.2f}")
+    print(f"median step over all: {statistics.median([s for r in rows for s in r[3]['step']]):.2f} s")
+    if failed:
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    main()
