@@ -34,7 +34,7 @@ def test_health_names_the_pool_the_versions_and_the_renderer(server_url):
     assert report["status"] == "healthy"
     render = report["render"]
     assert render["workers"] == 2 and render["max_queue"] == 64  # the fixture's settings
-    assert render["renderer"] and render["chromium"] and render["network_isolation"] in ("namespace", "flags")
+    assert render["renderer"] and render["chromium"] and render["network"] in ("namespace", "flags")
     lock = json.loads((REPO / "envs/watercolour_env/server/sandbox/js/package-lock.json").read_text())["packages"]
     assert report["versions"]["p5"] == lock["node_modules/p5"]["version"]
     assert report["versions"]["p5.brush"] == lock["node_modules/p5.brush"]["version"]

@@ -21,12 +21,7 @@ from pathlib import Path
 
 from watercolour_env.errors import RenderError
 from watercolour_env.server.sandbox import netns, pages
-from watercolour_env.server.sandbox.chromium import (
-    CHROMIUM_FLAGS,
-    RENDER_JS,
-    RENDERER_JS,
-    SWIFTSHADER_FLAGS,
-)
+from watercolour_env.server.sandbox.chromium import CHROMIUM_FLAGS, RENDER_JS, RENDERER_JS, SWIFTSHADER_FLAGS
 from watercolour_env.server.sandbox.library_server import DEFAULT_JS_DIR, LibraryServer
 from watercolour_env.server.sandbox.picture import (
     CANVAS_PX,
@@ -191,20 +186,11 @@ class Renderer:
                 self._waiting -= 1
 
     def stats(self) -> dict:
-        """The pool now, for `/health`.
-
-        Returns:
-            workers, busy (renders running), queued (waiting for a worker), max_queue, the GPU
-            string and Chromium version the browser reports, started / closed, and how the
-            network is kept from the sketches ("namespace" or "flags").
-        """
-        with self._waiting_lock:
-            waiting = self._waiting
+        """For `/health`: workers, busy (rendering), queued, max_queue, GPU string, Chromium version..."""
         running = min(getattr(self, "_in_flight", 0), self.workers)
-        return {"workers": self.workers, "busy": running, "queued": max(0, waiting - running),
+        return {"workers": self.workers, "busy": running, "queued": max(0, self._waiting - running),
                 "max_queue": self.max_queue, "renderer": self.renderer_string, "chromium": self.browser_version,
-                "started": self._started,
-                "closed": self._closed, "network_isolation": self.network_isolation}  # fmt: skip
+                "started": self._started, "closed": self._closed, "network": self.network_isolation}  # fmt: skip
 
     def _call(self, coro, timeout_s: float | None):  # noqa: ANN001, ANN202
         future: Future = asyncio.run_coroutine_threadsafe(coro, self._loop)
