@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import atexit
 import functools
+import json
 import logging
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
 from openenv.core.env_server.http_server import create_app
 from openenv.core.env_server.types import ConcurrencyConfig
 
+from watercolour_env.errors import WatercolourError
 from watercolour_env.models import WatercolourAction, WatercolourObservation, WatercolourState
 from watercolour_env.pool import Pool
 from watercolour_env.server import health
@@ -78,10 +82,37 @@ def build_app(settings: ServerSettings | None = None) -> FastAPI:
     else:
         log.warning("no WATERCOLOUR_API_TOKEN: anyone who can reach this server can use it")
     health.install(app, renderer, rubric, pool, sessions, settings.max_concurrent_envs)
+    install_error_answers(app)
     app.state.renderer = renderer
     app.state.pool = pool
     app.state.rubric = rubric
     return app
+
+
+def install_error_answers(app: FastAPI) -> None:
+    """HTTP answers for bad requests: 400 with the environment's message, a short 422.
+
+    OpenEnv's HTTP routes let an environment's own refusal ("call reset before step": HTTP
+    `/step` is stateless, a fresh environment per request) become a 500 with a traceback, and
+    FastAPI's 422 echoes the whole input back (a 100 MB field came back as 100 MB) and fails with
+    a 500 on a lone surrogate.
+    """
+
+    @app.exception_handler(WatercolourError)
+    async def refused(request: Request, err: WatercolourError) -> JSONResponse:
+        detail = str(err)
+        if request.url.path == "/step":
+            detail += " (HTTP /step runs on a fresh environment each time: run an episode over the websocket /ws)"
+        return JSONResponse({"detail": detail}, status_code=400)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, err: RequestValidationError) -> JSONResponse:
+        errors = [
+            {"loc": [str(part)[:80] for part in e.get("loc", ())], "msg": str(e.get("msg", ""))[:300]}
+            for e in err.errors()[:10]
+        ]
+        text = json.dumps({"detail": errors}, ensure_ascii=True)  # a lone surrogate becomes an escape
+        return JSONResponse(json.loads(text.encode("utf-8", "replace").decode()), status_code=422)
 
 
 def main(host: str | None = None, port: int | None = None) -> None:

@@ -55,6 +55,19 @@ class _RefusedHandshakeFilter(logging.Filter):
         return record.getMessage() != "ASGI callable returned without completing handshake."
 
 
+class _RedactQueries(logging.Filter):
+    """Drops the query string from uvicorn's access log.
+
+    A client that puts its token in the URL is refused, but the access log would keep the token.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) >= 3 and isinstance(args[2], str) and "?" in args[2]:
+            record.args = (*args[:2], args[2].split("?", 1)[0] + "?[query redacted]", *args[3:])
+        return True
+
+
 class TokenMiddleware:
     """Refuses requests without the token: HTTP 401, or a websocket handshake refused with 401.
 
@@ -66,9 +79,10 @@ class TokenMiddleware:
     def __init__(self, app: ASGIApp, token: str) -> None:
         self.app = app
         self._token = token.encode()
-        uvicorn_log = logging.getLogger("uvicorn.error")
-        if not any(isinstance(f, _RefusedHandshakeFilter) for f in uvicorn_log.filters):
-            uvicorn_log.addFilter(_RefusedHandshakeFilter())
+        for name, kind in (("uvicorn.error", _RefusedHandshakeFilter), ("uvicorn.access", _RedactQueries)):
+            logger = logging.getLogger(name)
+            if not any(isinstance(f, kind) for f in logger.filters):
+                logger.addFilter(kind())
 
     def authorised(self, scope: Scope) -> bool:
         """Whether the request may pass: an open path, or a matching token."""

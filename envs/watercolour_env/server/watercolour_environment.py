@@ -36,21 +36,29 @@ DEFAULT_MAX_REPLY_BYTES = 262_144
 RESET_OPTIONS = ("seed", "episode_id", "subject", "return_image", "weights")
 
 
-def _check_reset_options(seed: Any, subject: Any, return_image: Any, unknown: dict[str, Any]) -> None:
+class InvalidOption(WatercolourError, ValueError):
+    """A reset option out of range or of the wrong type (an error frame, or HTTP 400)."""
+
+
+def _check_reset_options(seed: Any, subject: Any, return_image: Any, episode_id: Any, unknown: dict[str, Any]) -> None:
     """Raises ValueError naming the first reset option that is out of range or of the wrong type."""
+    if episode_id is not None and (not isinstance(episode_id, str) or len(episode_id) > 255):
+        raise InvalidOption("episode_id must be a string of at most 255 characters (OpenEnv's HTTP limit) or null")
     if unknown:
-        raise ValueError(
+        raise InvalidOption(
             f"unknown reset option(s) {', '.join(sorted(unknown))}; reset takes {', '.join(RESET_OPTIONS)}"
         )
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED):
-        raise ValueError(f"seed must be an integer in [0, {MAX_SEED}] or null, not {str(seed)[:40]!r}")
+        raise InvalidOption(f"seed must be an integer in [0, {MAX_SEED}] or null, not {str(seed)[:40]!r}")
     if subject is not None:
         if not isinstance(subject, str) or not subject.strip():
-            raise ValueError(f"subject must be a non-empty string or null, not {str(subject)[:40]!r}")
+            raise InvalidOption(f"subject must be a non-empty string or null, not {str(subject)[:40]!r}")
         if len(subject) > MAX_SUBJECT_CHARS or not subject.isprintable():
-            raise ValueError(f"subject must be at most {MAX_SUBJECT_CHARS} printable characters ({len(subject)} given)")
+            raise InvalidOption(
+                f"subject must be at most {MAX_SUBJECT_CHARS} printable characters ({len(subject)} given)"
+            )
     if not isinstance(return_image, bool):
-        raise ValueError(f"return_image must be true or false, not {str(return_image)[:40]!r}")
+        raise InvalidOption(f"return_image must be true or false, not {str(return_image)[:40]!r}")
 
 
 class SessionCount:
@@ -109,6 +117,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
     ) -> None:
         super().__init__()
         self._max_reply_bytes = max_reply_bytes
+        self._closed = False
         self._sessions = sessions
         if sessions is not None:
             sessions.opened()
@@ -144,12 +153,13 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             **kwargs: none is accepted; an unknown option is an error, not ignored.
 
         Raises:
-            ValueError: an unknown option, a seed outside [0, 2**32), a subject that is not 1-200
+            InvalidOption: an unknown option, a seed outside [0, 2**32), a subject that is not 1-200
                 printable characters, or a return_image that is not a bool (the previous
                 episode is left as it was).
             ConfigError: invalid weights, or a weight for a scorer this deployment lacks.
         """
-        _check_reset_options(seed, subject, return_image, kwargs)
+        self._check_open()
+        _check_reset_options(seed, subject, return_image, episode_id, kwargs)
         self._weights = self._rubric.weights_for(weights) if weights is not None else None
         seed = random.randrange(2**32) if seed is None else seed
         subject = (subject or self._default_subject).strip()
@@ -166,6 +176,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             WatercolourError: `step` before `reset`, a second `step` in one episode, or a reply
                 over `max_reply_bytes` (the episode stays open for another reply).
         """
+        self._check_open()
         if not self._reset_done:
             raise WatercolourError("call reset before step")
         if self._state.status is not EpisodeStatus.READY:
@@ -204,11 +215,23 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         )
 
     def close(self) -> None:
-        """Called by OpenEnv when the session ends; counts it out once."""
+        """Called by OpenEnv when the session ends or its reaper closes it; counts it out once.
+
+        A websocket whose session was reaped stays open (OpenEnv closes only the environment), so
+        a closed environment refuses every later reset and step: it no longer counts against the
+        session limit and must not do work.
+        """
+        self._closed = True
         if self._sessions is not None:
             self._sessions.closed()
             self._sessions = None
         super().close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise WatercolourError(
+                "this session was closed by the server (idle past WATERCOLOUR_SESSION_TIMEOUT_S); connect again"
+            )
 
     @property
     def state(self) -> WatercolourState:

@@ -72,5 +72,9 @@ def test_the_reaper_closes_a_session_left_idle_past_the_timeout():
                 assert time.monotonic() - started < 15, "the idle session was never reaped"
                 time.sleep(0.2)
             print(f"reaped {time.monotonic() - started:.1f} s after its last message")
+            # the socket is still open, but its reaped session must not work (nor count): found
+            # by a red-team helper, who ran 6 sessions on a server of capacity 3 this way
+            with pytest.raises(RuntimeError, match="closed by the server"):
+                env.reset(seed=2)
     finally:
         app.state.renderer.close()

@@ -31,6 +31,16 @@ BAD_FRAMES = {
     "json array": ("[1, 2]", "VALIDATION_ERROR", "a JSON object with type and data, not list"),
     "json string": ('"hi"', "VALIDATION_ERROR", "not str"),
     "unknown type": ({"type": "dance"}, "UNKNOWN_TYPE", "Unknown message type: dance"),
+    # found by a red-team helper: each closed the session before the guard caught it
+    "nesting 100,000 deep": ("[" * 100_000 + "]" * 100_000, "INVALID_JSON", "RecursionError"),
+    "an integer of 5,000 digits": ('{"type": "reset", "data": {"seed": ' + "9" * 5000 + "}}", "INVALID_JSON", "digits"),
+    "a lone surrogate as data": ('{"type": "reset", "data": "\\ud800"}', "VALIDATION_ERROR", "lone surrogate"),
+    "a lone surrogate in a reply beside an unknown field": (
+        '{"type": "step", "data": {"reply": "\\ud800", "extra": 1}}',
+        "VALIDATION_ERROR",
+        "lone surrogate",
+    ),
+    "a lone surrogate as a key": ('{"type": "reset", "data": {"\\ud800": 1}}', "VALIDATION_ERROR", "lone surrogate"),
     "frame over the limit": (
         json.dumps({"type": "step", "data": {"reply": "a" * 700_000}}),
         "VALIDATION_ERROR",
@@ -59,6 +69,7 @@ BAD_RESETS = {
     "subject control": ({"subject": "a\nhibiscus"}, "printable"),
     "return_image text": ({"return_image": "yes"}, "return_image must be true or false"),
     "unknown option": ({"bogus": 1}, "unknown reset option(s) bogus; reset takes seed"),
+    "episode_id too long": ({"episode_id": "e" * 256}, "episode_id must be a string of at most 255"),
     "weights unknown": ({"weights": "no-such-preset"}, "no-such-preset"),
 }
 
@@ -110,3 +121,18 @@ def test_a_reply_at_the_limit_is_judged_not_refused(server_url):
     with connect(server_url.replace("http", "ws") + "/ws", max_size=None) as ws:
         ask(ws, RESET)
         assert ask(ws, {"type": "step", "data": {"reply": padded}})["data"]["observation"]["status"] == "scored"
+
+
+def test_http_bodies_are_bounded_and_bad_http_requests_are_4xx_not_500(server_url):
+    import httpx
+
+    with httpx.Client(base_url=server_url, timeout=60) as http:
+        big = http.post("/reset", content=b'{"episode_id": "' + b"a" * 700_000 + b'"}',
+                        headers={"content-type": "application/json"})  # fmt: skip
+        assert big.status_code == 413 and "589824" in big.json()["detail"] and len(big.content) < 200
+        step = http.post("/step", json={"action": {"reply": "x"}})  # HTTP step: a fresh env each time
+        assert step.status_code == 400 and "call reset before step" in step.json()["detail"]
+        assert "/ws" in step.json()["detail"]
+        surrogate = http.post("/reset", content=b'{"seed": "\\ud800"}', headers={"content-type": "application/json"})
+        assert surrogate.status_code in (400, 422) and len(surrogate.content) < 2000
+        assert http.post("/reset", json={"seed": 3}).status_code == 200  # the connection still serves
