@@ -33,6 +33,11 @@ REFUSAL_CODES = frozenset({"EXECUTION_ERROR", "VALIDATION_ERROR"})
 
 CAPACITY_BACKOFF_MAX_S = 5.0
 """The longest wait between two tries of a server at its session limit, in seconds."""
+EPISODE_TIMEOUT_MARGIN_S = 30.0
+"""How much longer than the server's episode deadline a client waits: the server answers by its
+deadline (`infra_error` at worst), so a client that hears nothing by then has lost the server."""
+DEFAULT_EPISODE_TIMEOUT_S = 120.0 + EPISODE_TIMEOUT_MARGIN_S
+"""The server's default episode deadline (`WATERCOLOUR_EPISODE_DEADLINE_S`, 120 s) plus the margin."""
 
 
 class ConfigurationRefused(ConfigError):
@@ -59,7 +64,9 @@ class EnvironmentReward:
         env_url: the server's base URL (http:// or ws://).
         num_generations: completions per prompt (the GRPO group size).
         log: where rollouts are written; None keeps nothing.
-        timeout_s: seconds to wait for one episode's reply.
+        timeout_s: seconds to wait for one episode's reply; None: the server's episode deadline
+            (`/health`'s `limits`, read by `check_configuration`) plus `EPISODE_TIMEOUT_MARGIN_S`,
+            or `DEFAULT_EPISODE_TIMEOUT_S` before that is read.
         max_parallel: episodes in flight at once.
         count_tokens: the policy tokenizer's count for a sketch, sent to the environment's length
             term; the environment approximates from characters when None.
@@ -84,7 +91,7 @@ class EnvironmentReward:
         env_url: str,
         num_generations: int,
         log: RolloutLog | None = None,
-        timeout_s: float = 120.0,
+        timeout_s: float | None = None,
         max_parallel: int = 16,
         count_tokens: Callable[[str], int] | None = None,
         weights: dict[str, float] | str | None = None,
@@ -93,7 +100,8 @@ class EnvironmentReward:
         self.env_url = env_url
         self.num_generations = num_generations
         self.log = log
-        self.timeout_s = timeout_s
+        self.timeout_s = DEFAULT_EPISODE_TIMEOUT_S if timeout_s is None else timeout_s
+        self._timeout_from_server = timeout_s is None
         self.max_parallel = max_parallel
         self.count_tokens = count_tokens
         self.weights = weights
@@ -107,11 +115,25 @@ class EnvironmentReward:
             ConfigError: no server answered, or it refused this client's token.
             RuntimeError, TimeoutError: the server failed.
         """
+        if self._timeout_from_server:
+            self._follow_server_deadline()
         try:
             with WatercolourEnv(base_url=self.env_url, message_timeout_s=self.timeout_s).sync() as env:
                 self._reset(env, seed=0, subject=subject)
         except ConnectionError as err:
             raise ConfigError(connection_problem(err, self.env_url)) from err
+
+    def _follow_server_deadline(self) -> None:
+        """Waits for an episode as long as the server's own deadline allows, plus the margin."""
+        import httpx
+
+        url = self.env_url.replace("ws://", "http://", 1).replace("wss://", "https://", 1).rstrip("/")
+        try:
+            deadline_s = httpx.get(f"{url}/health", timeout=10).json()["limits"]["episode_deadline_s"]
+        except (httpx.HTTPError, ValueError, KeyError, TypeError):
+            return  # an older or unreachable server: the default stands, and the reset says why
+        self.timeout_s = float(deadline_s) + EPISODE_TIMEOUT_MARGIN_S
+        log.info("episode timeout %.0f s: the server's deadline of %.0f s plus a margin", self.timeout_s, deadline_s)
 
     def _reset(self, env: Any, seed: int, subject: str | None, return_image: bool = False) -> None:
         """Resets with this run's options; a refusal of them becomes `ConfigurationRefused`."""

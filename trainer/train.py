@@ -49,7 +49,10 @@ class WatercolourArguments:
     lora_alpha: int = field(default=32, metadata={"help": "LoRA alpha."})
     lora_target_modules: str = field(default="all-linear", metadata={"help": "peft target_modules."})
     rollouts_dir: str | None = field(default=None, metadata={"help": "Rollouts folder; <output_dir>/rollouts."})
-    episode_timeout_s: float = field(default=120.0, metadata={"help": "Seconds to wait for one episode."})
+    episode_timeout_s: float | None = field(
+        default=None,
+        metadata={"help": "Seconds to wait for one episode; default: the server's episode deadline (/health) + 30 s."},
+    )
     max_unscored_share: float = field(
         default=0.25, metadata={"help": "Share of a step's rollouts that may go unscored before it logs an error."}
     )
@@ -102,6 +105,7 @@ def main(argv: list[str] | None = None) -> None:
         max_unscored_share=args.max_unscored_share,
     )
     reward.check_configuration(args.subject)  # a refused configuration stops here, before the model loads
+    args.episode_timeout_s = reward.timeout_s  # the server's deadline plus a margin, unless given
     checkpoint = resume_checkpoint(config.resume_from_checkpoint, config.output_dir)
     model, tokenizer = load_policy(args.model)
     if args.stop_at_closing_fence and stop_at_closing_fence(model, tokenizer):

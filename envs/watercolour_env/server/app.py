@@ -64,6 +64,7 @@ def build_app(settings: ServerSettings | None = None) -> FastAPI:
         default_subject=settings.default_subject,
         paint_floor=settings.paint_floor,
         max_reply_bytes=settings.max_reply_bytes,
+        episode_deadline_s=settings.episode_deadline_s,
     )
     app = create_app(
         factory,
@@ -81,7 +82,9 @@ def build_app(settings: ServerSettings | None = None) -> FastAPI:
         log.info("a token is required on the websocket and on every route but %s", ", ".join(sorted(OPEN_PATHS)))
     else:
         log.warning("no WATERCOLOUR_API_TOKEN: anyone who can reach this server can use it")
-    health.install(app, renderer, rubric, pool, sessions, settings.max_concurrent_envs)
+    limits = {name: getattr(settings, name) for name in
+              ("episode_deadline_s", "render_deadline_s", "session_timeout_s", "max_reply_bytes")}  # fmt: skip
+    health.install(app, renderer, rubric, pool, sessions, settings.max_concurrent_envs, limits)
     install_error_answers(app)
     app.state.renderer = renderer
     app.state.pool = pool

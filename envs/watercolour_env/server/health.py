@@ -45,19 +45,25 @@ def versions() -> dict[str, str]:
 
 
 def install(
-    app: FastAPI, renderer: Renderer, rubric: Rubric, pool: Pool, sessions: SessionCount, capacity: int
+    app: FastAPI,
+    renderer: Renderer,
+    rubric: Rubric,
+    pool: Pool,
+    sessions: SessionCount,
+    capacity: int,
+    limits: dict[str, float] | None = None,
 ) -> None:
     """Replaces OpenEnv's `/health` ({"status": "healthy"}) with the full report, same status field.
 
     The report: `status` ("healthy", or "degraded" when the renderer is not running), `render`
     (workers, busy, queued, max_queue, the GPU string, Chromium's version, network isolation),
     `sessions` (live, capacity), `scorers` (per configured term: weight, whether its last call
-    gave a verdict, calls, failures, the last failure), `pool` (source, revision, counts) and
-    `versions`.
+    gave a verdict, calls, failures, the last failure), `pool` (source, revision, counts),
+    `limits` (the episode deadline and the others a client sizes its timeouts by) and `versions`.
     """
     app.router.routes = [r for r in app.router.routes if getattr(r, "path", None) != "/health"]
     fixed = {"versions": versions(), "pool": {"source": pool.source, "revision": pool_revision(pool),
-                                              "counts": pool.counts()}}  # fmt: skip
+                                              "counts": pool.counts()}, "limits": dict(limits or {})}  # fmt: skip
 
     @app.get("/health", tags=["Health"], summary="Health, load, scorers, pool and versions")
     def health() -> dict[str, Any]:

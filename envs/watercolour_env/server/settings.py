@@ -25,7 +25,7 @@ from watercolour_env.server.prompt import DEFAULT_SUBJECT
 from watercolour_env.server.reward import GATE_DEFAULT_WEIGHT, TERMS
 from watercolour_env.server.reward.rubric import PRESETS, RubricWeights, preset
 from watercolour_env.server.reward.term import Term
-from watercolour_env.server.watercolour_environment import DEFAULT_MAX_REPLY_BYTES
+from watercolour_env.server.watercolour_environment import DEFAULT_EPISODE_DEADLINE_S, DEFAULT_MAX_REPLY_BYTES
 
 MAX_RENDER_WORKERS = 64
 """The most Chromium pages one server renders with at once (`WATERCOLOUR_RENDER_WORKERS`)."""
@@ -73,6 +73,7 @@ class ServerSettings(BaseSettings):
     port: int = Field(8000, ge=1, le=65535)
     render_workers: int = Field(default_factory=default_render_workers, ge=1, le=MAX_RENDER_WORKERS)
     render_deadline_s: float = Field(20.0, gt=0, le=300)
+    episode_deadline_s: float = Field(DEFAULT_EPISODE_DEADLINE_S, gt=0, le=3600)  # a whole step, queue included
     render_max_queue: int = Field(64, ge=0)
     chromium_path: str = "/usr/bin/chromium"
     render_network_namespace: Literal["auto", "on", "off"] = "auto"  # see server/sandbox/netns.py
@@ -99,6 +100,22 @@ class ServerSettings(BaseSettings):
         if not token.strip() or token != token.strip() or not token.isprintable():
             raise ValueError(
                 "WATERCOLOUR_API_TOKEN is set but empty or has spaces or control characters; unset it or set a token"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _deadlines_nest(self) -> ServerSettings:
+        # a render cut by the episode's deadline is the infrastructure's failure, and a session
+        # reaped mid-step loses its answer: each bound must hold the one inside it
+        if self.episode_deadline_s <= self.render_deadline_s:
+            raise ValueError(
+                f"WATERCOLOUR_EPISODE_DEADLINE_S={self.episode_deadline_s:g} must exceed "
+                f"WATERCOLOUR_RENDER_DEADLINE_S={self.render_deadline_s:g} (a step is a render and more)"
+            )
+        if self.session_timeout_s <= self.episode_deadline_s:
+            raise ValueError(
+                f"WATERCOLOUR_SESSION_TIMEOUT_S={self.session_timeout_s:g} must exceed "
+                f"WATERCOLOUR_EPISODE_DEADLINE_S={self.episode_deadline_s:g}, or a slow step's session is reaped"
             )
         return self
 

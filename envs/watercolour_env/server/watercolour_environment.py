@@ -6,6 +6,7 @@ import base64
 import logging
 import random
 import threading
+import time
 import uuid
 from typing import Any
 
@@ -33,6 +34,10 @@ MAX_SUBJECT_CHARS = 200
 """A subject is a few words for the prompt ("a peach hibiscus"), not a second prompt."""
 DEFAULT_MAX_REPLY_BYTES = 262_144
 """About 65,000 tokens of code: 8 times the longest completion budget of the seed's runs (8,192)."""
+DEFAULT_EPISODE_DEADLINE_S = 120.0
+"""One step's whole budget (render queue, render, scorers): the render deadline (20 s) and the
+judge's request timeout (60 s) with room for the queue of 64 sessions on 2 workers (p99 67 s;
+docs/LOG.md, issue 15)."""
 RESET_OPTIONS = ("seed", "episode_id", "subject", "return_image", "weights")
 
 
@@ -90,8 +95,10 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
     Reward: in [0, 1] from the rubric; `fail_reward` (0.0) for a reply the gate rejects; None
         when the infrastructure failed (status "infra_error").
     Episode end: after one `step` (`done=True`); a second step needs a new `reset`.
-    Arguments: a shared `Renderer`, a `Rubric`, the default subject, the blank-canvas floor and
-        whether real p5.brush methods outside the allowlist are violations (`strict`).
+    Arguments: a shared `Renderer`, a `Rubric`, the default subject, the blank-canvas floor,
+        whether real p5.brush methods outside the allowlist are violations (`strict`), and the
+        step's whole budget in seconds (`episode_deadline_s`: queue wait, render and scorers; a
+        step that runs out comes back "infra_error", reward None, naming the slow stage).
     Version history: 0.1 (issue 2) gate on source and render, placeholder image-stats scorer;
         0.2 (issue 4) gate on a tree-sitter syntax tree with every violation named;
         0.3 (issues 5, 6) reference pool, embedded preference scorer fitted on its tiers;
@@ -114,8 +121,10 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         strict: bool = True,
         max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES,
         sessions: SessionCount | None = None,
+        episode_deadline_s: float = DEFAULT_EPISODE_DEADLINE_S,
     ) -> None:
         super().__init__()
+        self._episode_deadline_s = episode_deadline_s
         self._max_reply_bytes = max_reply_bytes
         self._closed = False
         self._sessions = sessions
@@ -186,12 +195,17 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             raise WatercolourError(
                 f"the reply is {size} bytes, over this server's WATERCOLOUR_MAX_REPLY_BYTES={self._max_reply_bytes}"
             )
+        deadline_at = time.monotonic() + self._episode_deadline_s
         self._state.step_count += 1
         gate = check_source(action.reply, strict=self._strict)
         if gate.passed:
-            render = self._renderer.render(gate.sketch or "", seed=self._state.seed, deadline_s=timeout_s)
+            render = self._renderer.render(
+                gate.sketch or "", seed=self._state.seed, deadline_s=timeout_s, deadline_at=deadline_at
+            )
             gate = check_render(gate, render, self._paint_floor)
-        score = self._rubric.score(gate, action.sketch_tokens, seed=self._state.seed, weights=self._weights)
+        score = self._rubric.score(
+            gate, action.sketch_tokens, seed=self._state.seed, weights=self._weights, deadline_at=deadline_at
+        )
         if gate.infra_failure or score.reward is None:
             status = EpisodeStatus.INFRA_ERROR
         else:

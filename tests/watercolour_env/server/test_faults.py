@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -11,6 +12,8 @@ import time
 
 import httpx
 import pytest
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
 
 from tests.conftest import EXAMPLES, serving
 
@@ -62,7 +65,7 @@ def test_the_reaper_closes_a_session_left_idle_past_the_timeout():
     from watercolour_env.server.app import build_app
     from watercolour_env.server.settings import load_settings
 
-    app = build_app(load_settings(render_workers=1, session_timeout_s=2))
+    app = build_app(load_settings(render_workers=1, session_timeout_s=2, episode_deadline_s=1.5, render_deadline_s=1))
     try:
         with serving(app) as url, WatercolourEnv(base_url=url, message_timeout_s=30).sync() as env:
             env.reset(seed=1)
@@ -78,3 +81,77 @@ def test_the_reaper_closes_a_session_left_idle_past_the_timeout():
                 env.reset(seed=2)
     finally:
         app.state.renderer.close()
+
+
+def hpsv3_stand_in(mode: dict) -> FastAPI:
+    """A scorer that speaks the HPSv3 Space's protocol; `mode["now"]` is ok, slow or down.
+
+    Slow answers only once the client has gone, and records when it noticed (`mode["gone_after_s"]`).
+    """
+    app = FastAPI()
+
+    @app.get("/health")
+    async def health() -> dict:
+        return {"status": "loaded"}
+
+    @app.get("/info")
+    async def info() -> dict:
+        return {"score": "POST /score"}
+
+    @app.post("/score")
+    async def score(request: Request):
+        arrived = time.monotonic()
+        if mode["now"] == "down":
+            return JSONResponse({"error": "scorer down"}, status_code=503)
+        if mode["now"] == "slow":
+            while not await request.is_disconnected():
+                await asyncio.sleep(0.05)
+                if time.monotonic() - arrived > 60:
+                    break
+            mode["gone_after_s"] = time.monotonic() - arrived
+            return JSONResponse({"error": "too late"}, status_code=504)
+        return {"scores": [{"mu": 2.0, "sigma": 0.5, "score": 0.62}], "prompt": "p"}
+
+    return app
+
+
+def test_a_scorer_slow_then_down_then_back_costs_only_its_own_episodes():
+    """Over the real websocket, a server whose episode deadline is 6 s (render deadline 5 s)."""
+    from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
+    from watercolour_env.server.app import build_app
+    from watercolour_env.server.settings import load_settings
+    from watercolour_trainer.rewards import EnvironmentReward
+
+    mode = {"now": "ok"}
+    with serving(hpsv3_stand_in(mode)) as scorer:
+        settings = load_settings(preset="hps-only", hpsv3_url=scorer, hpsv3_retries=0, render_workers=1,
+                                 render_deadline_s=5, episode_deadline_s=6)  # fmt: skip
+        app = build_app(settings)
+        try:
+            with serving(app) as url, WatercolourEnv(base_url=url, message_timeout_s=60).sync() as env:
+                seen = {}
+                for now in ("ok", "slow", "down", "ok"):
+                    mode["now"] = now
+                    env.reset(seed=4)
+                    started = time.monotonic()
+                    result = env.step(WatercolourAction(reply=(EXAMPLES / "hibiscus.js").read_text()))
+                    seen.setdefault(now, []).append((result, time.monotonic() - started))
+                reward = EnvironmentReward(url, num_generations=1)
+                reward.check_configuration()
+                assert reward.timeout_s == 6 + 30  # the server's deadline, from /health, plus the margin
+        finally:
+            app.state.renderer.close()
+
+    for result, _ in seen["ok"]:
+        assert result.observation.status is EpisodeStatus.SCORED
+        # 0.05 gate + 0.05 x the length ramp + 0.90 x 0.62 from the stand-in
+        assert result.reward == pytest.approx(0.05 + 0.05 * result.observation.reward_components[1].value + 0.9 * 0.62)
+    ((slow, slow_s),) = seen["slow"]
+    assert slow.reward is None and slow.observation.status is EpisodeStatus.INFRA_ERROR
+    assert slow_s < 6 + 1.5, f"the step took {slow_s:.1f} s against a 6 s deadline"
+    # the rubric stops waiting, or the scorer's call times out, at the same instant: either says so
+    assert slow.observation.detail.startswith("unscored, no verdict from: hpsv3 (no ")
+    assert "before the episode's deadline" in slow.observation.detail
+    assert mode["gone_after_s"] < 6 + 1.0, "the slow scorer's call was left running after the deadline"
+    ((down, _),) = seen["down"]
+    assert down.reward is None and "HTTP 503" in down.observation.detail

@@ -152,3 +152,15 @@ def test_the_default_render_workers_follow_the_usable_cpus_and_never_refuse_a_la
     assert module.usable_cpus(tmp_path) == 4
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})  # taskset to two CPUs
     assert module.usable_cpus(tmp_path) == 2
+
+
+def test_the_deadlines_must_nest_render_inside_episode_inside_session(monkeypatch):
+    assert (load_settings().render_deadline_s, load_settings().episode_deadline_s) == (20, 120)
+    monkeypatch.setenv("WATERCOLOUR_EPISODE_DEADLINE_S", "20")
+    with pytest.raises(ConfigError, match="EPISODE_DEADLINE_S=20 must exceed WATERCOLOUR_RENDER_DEADLINE_S=20"):
+        load_settings()
+    monkeypatch.setenv("WATERCOLOUR_EPISODE_DEADLINE_S", "1000")
+    with pytest.raises(ConfigError, match="SESSION_TIMEOUT_S=900 must exceed WATERCOLOUR_EPISODE_DEADLINE_S=1000"):
+        load_settings()
+    monkeypatch.setenv("WATERCOLOUR_SESSION_TIMEOUT_S", "1200")
+    assert load_settings().episode_deadline_s == 1000

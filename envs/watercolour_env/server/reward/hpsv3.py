@@ -71,19 +71,31 @@ class HPSv3Client:
         self.base_url = base_url.rstrip("/")
         self.prompt = prompt
         self.retries = retries
+        self.timeout_s = timeout_s
         self._http = httpx.Client(base_url=self.base_url, headers=headers, timeout=timeout_s)
 
-    def score(self, png: bytes) -> HPSv3Score:
-        """The verdict on one PNG; never raises (a failure comes back with value None)."""
+    def score(self, png: bytes, deadline_at: float | None = None) -> HPSv3Score:
+        """The verdict on one PNG; never raises (a failure comes back with value None).
+
+        With `deadline_at` (a `time.monotonic()` instant) every try, and the backoff before it,
+        ends by then: a try gets the time left as its timeout, and none starts without time left.
+        """
         body = {"images": [base64.b64encode(png).decode()], "prompt": self.prompt}
         detail = ""
         for attempt in range(1 + self.retries):
-            if attempt:
-                time.sleep(min(8.0, 0.5 * 2 ** (attempt - 1)))
+            backoff_s = min(8.0, 0.5 * 2 ** (attempt - 1)) if attempt else 0.0
+            left_s = self.timeout_s if deadline_at is None else deadline_at - time.monotonic() - backoff_s
+            if left_s <= 0:
+                detail = f"no answer before the episode's deadline ({detail or 'no time left to ask'})"
+                break
+            time.sleep(backoff_s)
             try:
-                response = self._http.post("/score", json=body)
+                response = self._http.post("/score", json=body, timeout=min(self.timeout_s, left_s))
             except httpx.HTTPError as err:
                 detail = f"{type(err).__name__} at {self.base_url}/score: {err}"
+                if left_s < self.timeout_s and isinstance(err, httpx.TimeoutException):
+                    detail = f"no answer before the episode's deadline ({detail})"
+                    break
                 continue
             if response.status_code == 200:
                 try:
@@ -198,7 +210,7 @@ class HPSv3Term(Term):
 
     def score(self, painting: Painting) -> Verdict:
         """The Space's bounded score, with mu and sigma as detail."""
-        verdict = self.client.score(painting.png)
+        verdict = self.client.score(painting.png, painting.deadline_at)
         if verdict.value is None:
             return Verdict(None, verdict.detail)
         return Verdict(verdict.value, f"mu {verdict.mu:.3f}, sigma {verdict.sigma:.3f}")

@@ -18,6 +18,7 @@ import logging
 import random
 import re
 import threading
+import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -28,6 +29,16 @@ from watercolour_env.pool import Pool, Reference, Tier
 from watercolour_env.server.reward.term import Painting, Term, Verdict
 
 log = logging.getLogger(__name__)
+
+
+class _Late(Exception):
+    """A comparison the episode's deadline cut short."""
+
+
+def _left(deadline_at: float | None) -> float | None:
+    """Seconds to a `time.monotonic()` deadline, >= 0; None for none."""
+    return None if deadline_at is None else max(0.0, deadline_at - time.monotonic())
+
 
 HIBISCUS_CRITERIA = (
     "a loose watercolour of a hibiscus: translucent washes laid in layers, soft bleeding edges, "
@@ -63,6 +74,7 @@ class ComparisonStatus(str, enum.Enum):
     OK = "ok"
     MALFORMED = "malformed"
     FAILED = "failed"
+    LATE = "late"  # not finished before the episode's deadline: the judge then gives no verdict
 
 
 @dataclass(frozen=True)
@@ -178,16 +190,25 @@ class PairwiseJudge:
         self._refusals = 0  # requests in a row refused with the format and answered without it
         self._structured_answered = False  # the endpoint has answered with the format at least once
 
-    def score(self, png: bytes, references: list[Reference]) -> JudgeScore:
-        """Compares `png` with each reference in both orders; see the module docstring."""
+    def score(self, png: bytes, references: list[Reference], deadline_at: float | None = None) -> JudgeScore:
+        """Compares `png` with each reference in both orders; see the module docstring.
+
+        With `deadline_at` (a `time.monotonic()` instant), no comparison starts or waits for the
+        endpoint past it, and a comparison it cuts short (`LATE`) leaves the judge without a
+        verdict: a share of the comparisons that happened to finish first is not the recipe's.
+        """
         jobs = [(ref, first) for ref in references for first in (True, False)]
         with ThreadPoolExecutor(max_workers=max(1, min(self.max_concurrency, len(jobs)))) as pool:
-            comparisons = list(pool.map(lambda job: self.compare(png, job[0], job[1]), jobs))
+            comparisons = list(pool.map(lambda job: self.compare(png, job[0], job[1], deadline_at), jobs))
         resolved = [c for c in comparisons if c.status is ComparisonStatus.OK]
         value = sum(bool(c.candidate_won) for c in resolved) / len(resolved) if resolved else None
+        if any(c.status is ComparisonStatus.LATE for c in comparisons):
+            value = None
         return JudgeScore(value, comparisons)
 
-    def compare(self, png: bytes, reference: Reference, candidate_first: bool) -> Comparison:
+    def compare(
+        self, png: bytes, reference: Reference, candidate_first: bool, deadline_at: float | None = None
+    ) -> Comparison:
         """One comparison; never raises (failures come back as a status)."""
         images = [png, reference.png] if candidate_first else [reference.png, png]
         content = [
@@ -197,7 +218,9 @@ class PairwiseJudge:
         ]  # fmt: skip
         for _ in range(1 + self.malformed_retries):
             try:
-                response = self._create(content)
+                response = self._create(content, deadline_at)
+            except _Late:
+                return Comparison(reference.id, candidate_first, ComparisonStatus.LATE, reason="episode deadline")
             except Exception as err:  # noqa: BLE001 (after the client's own retries, any failure is "failed")
                 log.warning("judge comparison failed: %s: %s", type(err).__name__, err)
                 return Comparison(reference.id, candidate_first, ComparisonStatus.FAILED, reason=str(err)[:200])
@@ -208,18 +231,20 @@ class PairwiseJudge:
                 return Comparison(reference.id, candidate_first, ComparisonStatus.OK, won, reason)
         return Comparison(reference.id, candidate_first, ComparisonStatus.MALFORMED)
 
-    def _create(self, content: list[dict]):  # noqa: ANN202 (openai's ChatCompletion)
+    def _create(self, content: list[dict], deadline_at: float | None = None):  # noqa: ANN202 (a ChatCompletion)
         import openai
 
         request = dict(
             model=self.model, messages=[{"role": "user", "content": content}], temperature=0.0, max_tokens=80
         )
-        with self._in_flight:
+        if not self._in_flight.acquire(timeout=_left(deadline_at)):
+            raise _Late
+        try:
             if not self.structured_output:
-                return self.client.chat.completions.create(**request)
+                return self._send(request, deadline_at)
             try:
-                response = self.client.chat.completions.create(
-                    **request, response_format={"type": "json_schema", "json_schema": VERDICT_SCHEMA}
+                response = self._send(
+                    {**request, "response_format": {"type": "json_schema", "json_schema": VERDICT_SCHEMA}}, deadline_at
                 )
             except (openai.BadRequestError, openai.UnprocessableEntityError) as err:
                 refusal = err
@@ -227,9 +252,45 @@ class PairwiseJudge:
                 with self._lock:
                     self._structured_answered, self._refusals = True, 0
                 return response
-            response = self.client.chat.completions.create(**request)  # raises: the request was bad, not the format
+            response = self._send(request, deadline_at)  # raises: the request was bad, not the format
             self._count_refusal(refusal)
             return response
+        finally:
+            self._in_flight.release()
+
+    def _send(self, request: dict, deadline_at: float | None):  # noqa: ANN202 (a ChatCompletion)
+        """One request; with a deadline, each try and the backoff between them end by it.
+
+        Without one, the client's own timeout and retries apply. With one, tries run with the time
+        left as their timeout and the client's `max_retries` as our own count (backoff 0.5, 1, 2
+        s), since the client's retries know no deadline.
+
+        Raises:
+            _Late: the deadline passed before an answer.
+        """
+        import openai
+
+        if deadline_at is None:
+            return self.client.chat.completions.create(**request)
+        transient = (openai.APIConnectionError, openai.RateLimitError, openai.InternalServerError)
+        for attempt in range(1 + self.client.max_retries):
+            left = _left(deadline_at)
+            if left <= 0:
+                raise _Late
+            own = self.client.timeout if isinstance(self.client.timeout, (int, float)) else left
+            try:
+                bounded = self.client.with_options(timeout=min(left, own), max_retries=0)
+                return bounded.chat.completions.create(**request)
+            except openai.APITimeoutError:
+                if left <= own:  # the deadline, not the request's own timeout, ran out
+                    raise _Late from None
+                if attempt == self.client.max_retries:
+                    raise
+            except transient:
+                if attempt == self.client.max_retries or _left(deadline_at) <= 0.5 * 2**attempt:
+                    raise
+            time.sleep(0.5 * 2**attempt)
+        raise _Late
 
     def _count_refusal(self, err: Exception) -> None:
         """Stops asking for the format after `STRUCTURED_REFUSALS` refusals in a row (see the class)."""
@@ -324,6 +385,6 @@ class JudgeTerm(Term):
     def score(self, painting: Painting) -> Verdict:
         """The share won against references drawn with the episode seed; the statuses as detail."""
         references = draw_references(self.pool, self.references, painting.seed, self.mix)
-        verdict = self.judge.score(painting.png, references)
+        verdict = self.judge.score(painting.png, references, painting.deadline_at)
         statuses = Counter(c.status.value for c in verdict.comparisons)
         return Verdict(verdict.value, ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())))

@@ -13,7 +13,7 @@ import logging
 import threading
 import time
 from collections.abc import Iterable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
 from watercolour_env.errors import ConfigError
@@ -23,6 +23,7 @@ from watercolour_env.server.reward.term import Painting, Term, Verdict
 from watercolour_env.terms import RewardComponent, ScoreStatus
 
 log = logging.getLogger(__name__)
+LATE = "no verdict before the episode's deadline (WATERCOLOUR_EPISODE_DEADLINE_S)"
 _reported: set[tuple[str, str]] = set()  # (term, exception type) already logged with a traceback
 _reported_lock = threading.Lock()
 
@@ -164,11 +165,14 @@ class Rubric:
         sketch_tokens: int | None = None,
         seed: int = 0,
         weights: RubricWeights | None = None,
+        deadline_at: float | None = None,
     ) -> RubricScore:
         """Scores one gated reply; see the module docstring for the None / 0.0 rule.
 
         The remote terms (HPSv3, the judge) run concurrently on the same render; the local ones
-        run meanwhile on this thread. A term that raises gives no verdict (its error as detail).
+        run meanwhile on this thread. A term that raises gives no verdict (its error as detail),
+        and so does a remote term still working at `deadline_at`: the rubric stops waiting for it
+        then, and the term, which sees the deadline in its `Painting`, stops its own calls.
 
         Args:
             gate: the gate's verdict, with the render when one was made.
@@ -176,6 +180,7 @@ class Rubric:
                 its characters when None.
             seed: the episode seed, which draws the judge's references (the same for a group).
             weights: this episode's weights (from `weights_for`); the deployment's when None.
+            deadline_at: the episode's deadline, a `time.monotonic()` instant; None for none.
         """
         w = weights or self.weights
         shown = ["gate"] + [n for n in TERMS if w[n] > 0 or (n in self.terms and TERMS[n].always_scored)]
@@ -190,14 +195,21 @@ class Rubric:
             return RubricScore(self.fail_reward, components + absent)
         assert gate.inventory is not None and gate.render is not None and gate.render.png is not None
         tokens = gate.inventory.approx_tokens if sketch_tokens is None else sketch_tokens
-        painting = Painting(gate.render.png, tokens, seed)
+        painting = Painting(gate.render.png, tokens, seed, deadline_at)
         terms = [self.terms[n] for n in shown[1:]]
         remote = [t for t in terms if t.remote]
         verdicts = {"gate": Verdict(1.0)}
-        with ThreadPoolExecutor(max_workers=max(1, len(remote)), thread_name_prefix="rubric") as pool:
+        pool = ThreadPoolExecutor(max_workers=max(1, len(remote)), thread_name_prefix="rubric")
+        try:
             pending = {t.name: pool.submit(_verdict, t, painting) for t in remote}
             verdicts |= {t.name: _verdict(t, painting) for t in terms if not t.remote}
-            verdicts |= {name: future.result() for name, future in pending.items()}
+            left = None if deadline_at is None else max(0.0, deadline_at - time.monotonic())
+            wait(pending.values(), timeout=left)
+            verdicts |= {
+                name: future.result() if future.done() else Verdict(None, LATE) for name, future in pending.items()
+            }
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)  # a late term is not waited for
         for name, verdict in verdicts.items():
             if name in self._outcomes:
                 self._outcomes[name].record(verdict)

@@ -5,6 +5,8 @@ JavaScript the host page evaluates (a fresh frame per render, the WebGL renderer
 probe); what is wiped after each render.
 """
 
+import os
+
 # What Storage.clearDataForOrigin wipes after each render: all a page can keep, but the shader
 # cache (Chromium's own, shared, and what keeps p5.brush's shaders compiled).
 WIPED_STORAGE = ",".join(
@@ -84,3 +86,28 @@ RENDER_JS = """([url, nonce]) => new Promise((resolve) => {
   frame.src = url;
   document.body.replaceChildren(frame);
 })"""
+
+
+def launch_options(flags: list[str], origins: tuple[str, ...], workers: int, browser_env: dict[str, str]) -> dict:
+    """Playwright's `launch` arguments besides the executable: Chromium's flags and environment.
+
+    Args:
+        flags: `CHROMIUM_FLAGS`, or the SwiftShader fallback's.
+        origins: the library server's origins ("http://127.0.0.1:PORT"), the only loopback
+            addresses not sent to the dead proxy.
+        workers: render workers sharing the one GPU process, >= 1.
+        browser_env: variables that override these (tests hide Mesa with them).
+
+    llvmpipe's rasterizer threads (`LP_NUM_THREADS`, one setting for the one GPU process that all
+    workers share) follow the pool's use. One worker: one rasterizer thread, so the GPU work of a
+    render overlaps its JavaScript (single typical and rich renders 8-18% faster than with none).
+    Several workers: none, rasterizing on the GPU process's own thread (groups of 8 renders 9-14%
+    faster than with one thread and 5-10% faster than with two, 5-8% fewer core-seconds;
+    docs/LOG.md, 2026-11-30, interleaved on 2 cores). The pixels are the same either way.
+    """
+    threads = "1" if workers == 1 else "0"
+    # Loopback too goes to the dead proxy (Chromium bypasses it for loopback by default, and
+    # WebRTC's TURN over TCP reached any loopback port), except the library server's two.
+    ports = [origin.rsplit(":", 1)[1] for origin in origins]
+    bypass = "--proxy-bypass-list=<-loopback>;" + ";".join(f"127.0.0.1:{port}" for port in ports)
+    return {"args": [*flags, bypass], "env": {**os.environ, "LP_NUM_THREADS": threads, **browser_env}}

@@ -139,3 +139,37 @@ def paint_fraction(png: bytes) -> float:
     high = np.clip(paper + PAINT_DELTA, 0, 255).astype(np.uint8)
     paint = ((flat < low) | (flat > high)).any(axis=1)  # |channel - paper| > PAINT_DELTA, in uint8
     return float(paint.mean())
+
+
+def read_report(payload: dict, enforce: bool) -> tuple[RenderStatus, dict]:
+    """Reads the sandbox's report on one render (static/harness.js) into a status and result fields.
+
+    Args:
+        payload: the report: `reason` ("drawn" or "navigated"), `errors`, `violations`, `png`
+            (a data URL) and `guard` ("on", or why the allowlist did not run).
+        enforce: whether the allowlist was meant to run; a render it did not watch gets no
+            verdict (`INFRA_ERROR`).
+
+    Returns:
+        The status and the `RenderResult` fields besides it (png, paint_fraction, finished,
+        js_errors, detail, violations; only detail for `INFRA_ERROR`).
+    """
+    guard = payload.get("guard", "on")
+    if enforce and payload.get("reason") != "navigated" and guard != "on":
+        return RenderStatus.INFRA_ERROR, {"detail": f"the sandbox guard did not run: {guard}"[:500]}
+    errors = [str(e) for e in payload.get("errors") or []]
+    violations = guard_violations(payload.get("violations"))
+    png, detail = None, ""
+    data_url = payload.get("png")
+    if data_url:
+        png, problem = check_png(data_url)
+        if problem:
+            # resizeCanvas, pixelDensity or a huge createCanvas: not the environment's canvas
+            violations.append(("canvas_change" if problem.startswith("canvas is") else "invalid_frame", problem))
+            detail = f"the reported picture is not a {CANVAS_PX}x{CANVAS_PX} PNG: {problem}"
+    finished = payload.get("reason") == "drawn" and not errors and not detail
+    if not detail and not finished:
+        detail = "the sketch navigated away" if payload.get("reason") == "navigated" else "the sketch threw"
+    fields = {"png": png, "paint_fraction": paint_fraction(png) if png else 0.0, "finished": finished,
+              "js_errors": errors, "detail": detail, "violations": violations}  # fmt: skip
+    return (RenderStatus.OK if finished else RenderStatus.SKETCH_ERROR), fields

@@ -21,21 +21,22 @@ from pathlib import Path
 
 from watercolour_env.errors import RenderError
 from watercolour_env.server.sandbox import netns, pages
-from watercolour_env.server.sandbox.chromium import CHROMIUM_FLAGS, RENDER_JS, RENDERER_JS, SWIFTSHADER_FLAGS
-from watercolour_env.server.sandbox.library_server import DEFAULT_JS_DIR, LibraryServer
-from watercolour_env.server.sandbox.picture import (
-    CANVAS_PX,
-    RenderResult,
-    RenderStatus,
-    check_png,
-    guard_violations,
-    paint_fraction,
+from watercolour_env.server.sandbox.chromium import (
+    CHROMIUM_FLAGS,
+    RENDER_JS,
+    RENDERER_JS,
+    SWIFTSHADER_FLAGS,
+    launch_options,
 )
+from watercolour_env.server.sandbox.library_server import DEFAULT_JS_DIR, LibraryServer
+from watercolour_env.server.sandbox.picture import RenderResult, RenderStatus, read_report
 
 log = logging.getLogger(__name__)
 
 # Beyond the render deadline: time to replace a page or relaunch the browser, then give up.
 HARD_MARGIN_S = 120.0
+# Beyond an episode's deadline: the render stops itself by then; this catches a wedged browser.
+CANCEL_GRACE_S = 5.0
 
 
 class Renderer:
@@ -53,13 +54,6 @@ class Renderer:
         network_namespace: "auto" (start Chromium in a network namespace with loopback only where
             this machine allows one, else warn and rely on Chromium's flags), "on" (refuse to
             start without one) or "off"; see netns.py. `network_isolation` then says which.
-
-    llvmpipe's rasterizer threads (`LP_NUM_THREADS`, one setting for the one GPU process that all
-    workers share) follow the pool's use. One worker: one rasterizer thread, so the GPU work of a
-    render overlaps its JavaScript (single typical and rich renders 8-18% faster than with none). Several workers:
-    none, rasterizing on the GPU process's own thread (groups of 8 renders 9-14% faster than
-    with one thread and 5-10% faster than with two, 5-8% fewer core-seconds; docs/LOG.md,
-    2026-11-30, interleaved on 2 cores). The pixels are the same either way.
 
     Example:
         >>> with Renderer(workers=1) as renderer:  # doctest: +SKIP
@@ -81,25 +75,19 @@ class Renderer:
     ) -> None:
         if network_namespace not in netns.MODES:
             raise ValueError(f"network_namespace must be one of {', '.join(netns.MODES)}, not {network_namespace!r}")
-        self.enforce = enforce
-        self.network_namespace = network_namespace
+        self.enforce, self.network_namespace = enforce, network_namespace
         self.network_isolation = ""  # "namespace" or "flags", once started
         self._wrapper_dir: Path | None = None
         self.browser_env = dict(browser_env or {})
         self.workers = max(1, workers or os.cpu_count() or 1)
-        self.deadline_s = deadline_s
-        self.max_queue = max_queue
-        self.chromium_path = chromium_path
-        self.renderer_string = ""
-        self.browser_version = ""
+        self.deadline_s, self.max_queue, self.chromium_path = deadline_s, max_queue, chromium_path
+        self.renderer_string = self.browser_version = ""
         self._js_dir = js_dir
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="renderer", daemon=True)
-        self._started = False
-        self._closed = False
-        self._waiting = 0
-        self._waiting_lock = threading.Lock()
-        self._start_lock = threading.Lock()
+        self._started = self._closed = False
+        self._waiting = 0  # renders waiting for a worker or rendering
+        self._waiting_lock, self._start_lock = threading.Lock(), threading.Lock()
 
     def __enter__(self) -> Renderer:
         self.start()
@@ -156,16 +144,20 @@ class Renderer:
         if self._wrapper_dir is not None:
             shutil.rmtree(self._wrapper_dir, ignore_errors=True)
 
-    def render(self, sketch: str, seed: int = 0, deadline_s: float | None = None) -> RenderResult:
+    def render(
+        self, sketch: str, seed: int = 0, deadline_s: float | None = None, deadline_at: float | None = None
+    ) -> RenderResult:
         """Renders one sketch; blocks the calling thread, never raises for a bad sketch.
 
         Args:
             sketch: JavaScript source defining at least `setup`.
             seed: seed of `Math.random` in [0, 2**32).
-            deadline_s: seconds before the render is abandoned; defaults to the pool's.
+            deadline_s: seconds the sketch may render once it has a worker; defaults to the pool's.
+            deadline_at: the episode's deadline (a `time.monotonic()` instant) that ends the wait
+                for a worker and the render; a render it cuts short is `INFRA_ERROR`, not a timeout.
 
         Returns:
-            The render result; infrastructure failures come back as `RenderStatus.INFRA_ERROR`.
+            The result; infrastructure failures are `INFRA_ERROR`, with the slow stage in the detail.
         """
         if self._closed:
             return RenderResult(RenderStatus.INFRA_ERROR, detail="the renderer is closed")
@@ -175,9 +167,17 @@ class Renderer:
             if self._waiting >= self.max_queue + self.workers:
                 return RenderResult(RenderStatus.INFRA_ERROR, detail="render queue is full")
             self._waiting += 1
+        # the render enforces its own deadlines; this bound only catches a wedged browser
+        bound_s = deadline + HARD_MARGIN_S
+        if deadline_at is not None:
+            bound_s = min(bound_s, max(0.0, deadline_at - time.monotonic()) + CANCEL_GRACE_S)
+        future: Future = asyncio.run_coroutine_threadsafe(self._render(sketch, seed, deadline, deadline_at), self._loop)
         try:
-            # the render enforces its own deadline; this bound only catches a wedged browser
-            return self._call(self._render(sketch, seed, deadline), timeout_s=deadline + HARD_MARGIN_S)
+            return future.result(timeout=bound_s)
+        except TimeoutError:
+            future.cancel()  # the render's page is replaced (`_render`), not left rendering for nobody
+            log.error("renderer: a render outlived its bound of %.1f s and was cancelled", bound_s)
+            return RenderResult(RenderStatus.INFRA_ERROR, detail=f"the renderer did not answer within {bound_s:.1f} s")
         except Exception as err:  # noqa: BLE001 (any failure here is the infrastructure's)
             log.exception("renderer: infrastructure failure")
             return RenderResult(RenderStatus.INFRA_ERROR, detail=f"{type(err).__name__}: {err}")
@@ -218,16 +218,11 @@ class Renderer:
             await self._launch([f for f in CHROMIUM_FLAGS if not f.startswith("--use-")] + SWIFTSHADER_FLAGS)
 
     async def _launch(self, flags: list[str]) -> None:
-        threads = "1" if self.workers == 1 else "0"  # measured, see the class docstring
-        env = {**os.environ, "LP_NUM_THREADS": threads, **self.browser_env}
         self._flags = flags
-        # Loopback too goes to the dead proxy (Chromium bypasses it for loopback by default, and
-        # WebRTC's TURN over TCP reached any loopback port), except the library server's two.
-        ports = [origin.rsplit(":", 1)[1] for origin in (self._library.host_origin, self._library.origin)]
-        bypass = "--proxy-bypass-list=<-loopback>;" + ";".join(f"127.0.0.1:{port}" for port in ports)
         executable = str(self._wrapper) if self.network_isolation == "namespace" else self.chromium_path
+        origins = (self._library.host_origin, self._library.origin)
         self._browser = await self._playwright.chromium.launch(
-            executable_path=executable, args=[*flags, bypass], env=env, headless=True
+            executable_path=executable, headless=True, **launch_options(flags, origins, self.workers, self.browser_env)
         )
         self._generation = getattr(self, "_generation", 0) + 1
         while not self._pages.empty():
@@ -249,28 +244,52 @@ class Renderer:
         await self._browser.close()
         await self._playwright.stop()
 
-    async def _render(self, sketch: str, seed: int, deadline_s: float, retried: bool = False) -> RenderResult:
+    async def _render(
+        self, sketch: str, seed: int, deadline_s: float, deadline_at: float | None = None, retried: bool = False
+    ) -> RenderResult:
         started = time.perf_counter()
-        if not retried:
-            await self._calm.wait()  # no new render starts while lost ones are rendered again
-        page = await self._pages.get()
+        late = "the episode's deadline ran out in the render queue (%.1f s waiting for a worker)"
+        try:
+            async with asyncio.timeout(_left(deadline_at)):  # not wait_for: 3.11's can drop the page it got
+                if not retried:
+                    await self._calm.wait()  # no new render starts while lost ones are rendered again
+                page = await self._pages.get()
+        except TimeoutError:
+            return self._result(RenderStatus.INFRA_ERROR, started, detail=late % (time.perf_counter() - started))
+        left = _left(deadline_at)
+        if left is not None and left < 0.05:
+            self._pages.put_nowait(page)
+            return self._result(RenderStatus.INFRA_ERROR, started, detail=late % (time.perf_counter() - started))
+        queued_s = time.perf_counter() - started
+        budget_s = deadline_s if left is None else min(deadline_s, left)
+        cut = budget_s < deadline_s  # the episode's deadline, not the sketch's, ends this render
         generation = page.generation
         url, nonce = self._library.add_frame(sketch, seed)
         page.nested_frames = 0
         self._in_flight += 1
         alone = self._in_flight == 1
         try:
-            payload = await asyncio.wait_for(page.evaluate(RENDER_JS, [url, nonce]), timeout=deadline_s)
+            payload = await asyncio.wait_for(page.evaluate(RENDER_JS, [url, nonce]), timeout=budget_s)
+        except asyncio.CancelledError:
+            self._in_flight -= 1
+            self._library.forget(url)
+            asyncio.ensure_future(self._replace(page))  # it may be mid-render: a fresh page takes its place
+            raise
         except TimeoutError:
             alone = alone and self._in_flight == 1
             self._in_flight -= 1
             self._library.forget(url)
             await self._replace(page)
+            if cut:
+                await self._recover_gpu(generation)
+                detail = (f"the episode's deadline ran out while rendering ({budget_s:.1f} s rendering, after "
+                          f"{queued_s:.1f} s in the render queue)")  # fmt: skip
+                return self._result(RenderStatus.INFRA_ERROR, started, detail=detail)
             detail = f"no finished frame within {deadline_s:g} s"
             if await self._recover_gpu(generation):
                 if not retried:
                     # the picture may have been lost to another sketch's stall: once more, fresh
-                    return await self._again(sketch, seed, deadline_s, started)
+                    return await self._again(sketch, seed, deadline_s, deadline_at, started)
                 if not alone:  # cannot happen while retries run alone; never blame on a guess
                     detail += "; the GPU process stalled on both tries, with other renders in flight"
                     return self._result(RenderStatus.INFRA_ERROR, started, detail=detail)
@@ -282,7 +301,7 @@ class Renderer:
             if page.generation != self._generation and not retried:
                 # the browser was relaunched under it (another render found the GPU stalled)
                 await self._replace(page)
-                return await self._again(sketch, seed, deadline_s, started)
+                return await self._again(sketch, seed, deadline_s, deadline_at, started)
             message = f"{type(err).__name__}: {err}".splitlines()[0]
             page_crashed = "Page crashed" in message or "Target crashed" in message
             if not page_crashed:
@@ -293,7 +312,11 @@ class Renderer:
                 return self._result(RenderStatus.SKETCH_ERROR, started, detail="the page crashed (out of memory?)")
             return self._result(RenderStatus.INFRA_ERROR, started, detail=message)
         self._in_flight -= 1
-        await pages.wipe_storage(page, self._library.origin)
+        try:
+            await pages.wipe_storage(page, self._library.origin)
+        except asyncio.CancelledError:
+            asyncio.ensure_future(self._replace(page))
+            raise
         if getattr(page, "generation", None) == self._generation:
             self._pages.put_nowait(page)
         result = self._decode(payload, started)
@@ -303,44 +326,18 @@ class Renderer:
         return result
 
     def _decode(self, payload: dict, started: float) -> RenderResult:
-        guard = payload.get("guard", "on")
-        if self.enforce and payload.get("reason") != "navigated" and guard != "on":
-            # never a verdict on a render the allowlist did not watch
-            log.error("renderer: the sandbox guard did not run: %s", guard)
-            return self._result(
-                RenderStatus.INFRA_ERROR, started, detail=f"the sandbox guard did not run: {guard}"[:500]
-            )
-        errors = [str(e) for e in payload.get("errors") or []]
-        violations = guard_violations(payload.get("violations"))
-        png, detail = None, ""
-        data_url = payload.get("png")
-        if data_url:
-            png, problem = check_png(data_url)
-            if problem:
-                # resizeCanvas, pixelDensity or a huge createCanvas: not the environment's canvas
-                violations.append(("canvas_change" if problem.startswith("canvas is") else "invalid_frame", problem))
-                detail = f"the reported picture is not a {CANVAS_PX}x{CANVAS_PX} PNG: {problem}"
-        fraction = paint_fraction(png) if png else 0.0
-        finished = payload.get("reason") == "drawn" and not errors and not detail
-        status = RenderStatus.OK if finished else RenderStatus.SKETCH_ERROR
-        if not detail and not finished:
-            detail = "the sketch navigated away" if payload.get("reason") == "navigated" else "the sketch threw"
-        return self._result(
-            status,
-            started,
-            png=png,
-            paint_fraction=fraction,
-            finished=finished,
-            js_errors=errors,
-            detail=detail,
-            violations=violations,
-        )
+        status, fields = read_report(payload, self.enforce)
+        if status is RenderStatus.INFRA_ERROR:
+            log.error("renderer: %s", fields["detail"])
+        return self._result(status, started, **fields)
 
     def _result(self, status: RenderStatus, started: float, **fields: object) -> RenderResult:
         elapsed_ms = (time.perf_counter() - started) * 1000.0
         return RenderResult(status, elapsed_ms=elapsed_ms, renderer=self.renderer_string, **fields)  # type: ignore[arg-type]
 
-    async def _again(self, sketch: str, seed: int, deadline_s: float, started: float) -> RenderResult:
+    async def _again(
+        self, sketch: str, seed: int, deadline_s: float, deadline_at: float | None, started: float
+    ) -> RenderResult:
         """Renders once more, alone, a render whose picture a relaunched browser lost.
 
         Alone: no new render starts and the retry waits for those in flight, so a retry that
@@ -352,7 +349,7 @@ class Renderer:
             try:
                 while self._in_flight > 0:
                     await asyncio.sleep(0.05)
-                result = await self._render(sketch, seed, deadline_s, retried=True)
+                result = await self._render(sketch, seed, deadline_s, deadline_at, retried=True)
             finally:
                 self._calm.set()
         result.elapsed_ms = (time.perf_counter() - started) * 1000.0
@@ -396,3 +393,8 @@ class Renderer:
                 log.warning("renderer: page did not close in 5 s", exc_info=True)
             if getattr(page, "generation", None) == self._generation:
                 self._pages.put_nowait(await pages.new_page(self._browser, self._library, self._generation))
+
+
+def _left(deadline_at: float | None) -> float | None:
+    """Seconds until a `time.monotonic()` deadline, >= 0; None for no deadline."""
+    return None if deadline_at is None else max(0.0, deadline_at - time.monotonic())

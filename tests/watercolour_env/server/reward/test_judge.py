@@ -198,3 +198,23 @@ def test_calibration_reports_each_references_win_rate_hardest_first(endpoint, tm
     assert all(r.resolved == r.comparisons == 4 for r in results)
     write_report(results, tmp_path / "calibration.json")
     assert (tmp_path / "calibration.json").read_text().count('"id"') == 3
+
+
+def test_comparisons_the_episode_deadline_cuts_short_leave_the_judge_without_a_verdict(endpoint):
+    import time
+
+    url, _ = endpoint
+    started = time.monotonic()
+    verdict = judge(url, "slow", retries=3, timeout_s=30).score(candidate_png(), references()[:1], started + 1.0)
+    elapsed_s = time.monotonic() - started
+    assert verdict.value is None and not verdict.available
+    assert {c.status for c in verdict.comparisons} == {ComparisonStatus.LATE}
+    assert elapsed_s < 2.0, elapsed_s  # not the request's 30 s, nor 3 retries of it
+
+
+def test_a_judge_that_answers_within_the_deadline_is_unchanged_by_it(endpoint):
+    import time
+
+    url, _ = endpoint
+    verdict = judge(url, "prefers-candidate").score(candidate_png(), references(), time.monotonic() + 30)
+    assert verdict.value == 1.0 and len(verdict.comparisons) == 8
