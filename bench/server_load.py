@@ -7,7 +7,8 @@ then for each `SESSIONSxEPISODES` runs that many concurrent clients (OpenEnv's a
 one socket each), each doing its episodes back to back: reset, then a step with the next
 example sketch of a fixed mix (typical, rich, trivial, one the gate rejects, one that throws).
 Per configuration it prints episodes/s, reset and step latency (p50 / p99), the queue wait (the
-step's time less its render), the statuses, protocol errors (an exception instead of an
+observation's `queue_ms`: waiting for a render worker), the statuses and which stage each
+`infra_error` ran out in, protocol errors (an exception instead of an
 observation), sessions still open after every client closed (`/health`), and the server's
 RSS (the server process and its Chromium) before and after.
 
@@ -83,14 +84,17 @@ async def session(url: str, episodes: int, offset: int, replies: list[str], out:
                 obs = result.observation
                 out["reset"].append(reset_s)
                 out["step"].append(step_s)
-                out["wait"].append(max(0.0, step_s - (obs.render_ms or 0) / 1000))
+                out["wait"].append((obs.queue_ms or 0) / 1000)
                 out["status"][obs.status.value] = out["status"].get(obs.status.value, 0) + 1
+                if obs.status.value == "infra_error":  # which stage: queue full, queue, render, scorer
+                    why = obs.detail.split(" (")[0]
+                    out["infra"][why] = out["infra"].get(why, 0) + 1
     except Exception as err:  # noqa: BLE001 (every exception is a protocol error to count)
         out["errors"].append(f"{type(err).__name__}: {err}"[:200])
 
 
 async def load(url: str, sessions: int, episodes: int, replies: list[str]) -> dict:
-    out: dict = {"reset": [], "step": [], "wait": [], "status": {}, "errors": []}
+    out: dict = {"reset": [], "step": [], "wait": [], "status": {}, "errors": [], "infra": {}}
     started = time.perf_counter()
     await asyncio.gather(*(session(url, episodes, s * episodes, replies, out) for s in range(sessions)))
     out["seconds"] = time.perf_counter() - started
@@ -167,6 +171,8 @@ def main() -> None:
               f"{pct(out['step'], .5):>6.2f} /{pct(out['step'], .99):>6.2f} "
               f"{pct(out['wait'], .5):>6.2f} /{pct(out['wait'], .99):>6.2f} "
               f"{len(out['errors']):>6} {leaked:>6} {before:>9.0f} /{after:>8.0f}  {out['status']}")  # fmt: skip
+        for why, count in sorted(out["infra"].items(), key=lambda kv: -kv[1]):
+            print(f"         infra_error x {count}: {why}")
         for err in sorted(set(out["errors"]))[:3]:
             print(f"         error: {err}")
     if args.json:
@@ -174,7 +180,7 @@ def main() -> None:
 
         table = [
             {"config": name, "episodes": done, "episodes_per_s": rate, "baseline_episodes_per_s": baseline,
-             "errors": out["errors"], "leaked_sessions": leaked, "statuses": out["status"],
+             "errors": out["errors"], "leaked_sessions": leaked, "statuses": out["status"], "infra": out["infra"],
              "rss_mb_before": before, "rss_mb_after": after}
             for name, done, rate, out, leaked, before, after in rows
         ]  # fmt: skip

@@ -267,6 +267,7 @@ class EnvironmentReward:
             js_errors=obs.js_errors,
             paint_fraction=obs.paint_fraction,
             render_ms=obs.render_ms,
+            queue_ms=obs.queue_ms,
             detail=obs.detail,
         )
         return rollout, obs.image_png_b64

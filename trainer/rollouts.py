@@ -46,6 +46,7 @@ class Rollout:
     js_errors: list[str] = field(default_factory=list)
     paint_fraction: float | None = None
     render_ms: float | None = None
+    queue_ms: float | None = None
     image: str | None = None
     detail: str = ""
 

@@ -38,7 +38,8 @@ class WatercolourObservation(Observation):
     js_errors: list[str] = Field(default_factory=list)
     reward_components: list[RewardComponent] = Field(default_factory=list)
     paint_fraction: float | None = Field(default=None, description="Share of painted pixels, [0, 1].")
-    render_ms: float | None = Field(default=None, description="Render wall time in milliseconds.")
+    render_ms: float | None = Field(default=None, description="Render wall time in milliseconds, queue included.")
+    queue_ms: float | None = Field(default=None, description="Of render_ms, the wait for a render worker.")
     renderer: str = ""
     image_png_b64: str | None = Field(default=None, description="600x600 PNG, base64, when asked.")
     detail: str = ""

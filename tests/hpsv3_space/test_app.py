@@ -9,6 +9,7 @@ import math
 import random
 import textwrap
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
@@ -262,3 +263,34 @@ def test_no_token_is_a_warning_at_start(tiny_settings: Settings, caplog) -> None
     with caplog.at_level(logging.WARNING, logger="hpsv3_space"):
         create_app(Settings(**{**tiny_settings.model_dump(), "api_token": "s3cret"}))
     assert not [r for r in caplog.records if "HPSV3_API_TOKEN" in r.getMessage()]
+
+
+def test_64_concurrent_clients_each_get_their_own_score_or_a_503_with_retry_after(tiny_settings: Settings) -> None:
+    """64 clients at once against a queue that holds 16 images: no 500s, and after the 503s'
+    Retry-After every client holds the score of its own image (as scored alone)."""
+    images = [png((8 * i, 255 - 8 * i, (37 * i) % 256)) for i in range(16)]
+    with serve(tiny_settings.model_copy(update={"max_queued_images": 16})) as url:
+        wait_loaded(url)
+        alone = [score(url, [i]).json()["scores"][0]["mu"] for i in images]
+        barrier = threading.Barrier(64)
+
+        def client(k: int) -> tuple[float, list[int], list[str]]:
+            barrier.wait()
+            codes, waits = [], []
+            while True:
+                response = score(url, [images[k % 16]])
+                codes.append(response.status_code)
+                if response.status_code != 503:
+                    return response.json()["scores"][0]["mu"], codes, waits
+                waits.append(response.headers["retry-after"])
+                time.sleep(float(response.headers["retry-after"]))
+
+        with ThreadPoolExecutor(64) as pool:
+            results = list(pool.map(client, range(64)))
+    codes = [c for _, cs, _ in results for c in cs]
+    assert set(codes) <= {200, 503}, sorted(set(codes))
+    assert codes.count(200) == 64
+    for k, (mu, _, waits) in enumerate(results):
+        assert mu == pytest.approx(alone[k % 16], abs=1e-5), k
+        assert all(w == "1" for w in waits)
+    print(f"64 clients: {codes.count(503)} answers were 503 with Retry-After before every client was scored")

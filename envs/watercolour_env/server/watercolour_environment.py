@@ -222,10 +222,10 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             reward_components=score.components,
             paint_fraction=render.paint_fraction if render and render.png else None,
             render_ms=render.elapsed_ms if render else None,
+            queue_ms=render.queued_ms if render else None,
             renderer=render.renderer if render else "",
             image_png_b64=base64.b64encode(png).decode() if png and self._state.return_image else None,
-            detail=_unscored_detail(score.components)
-            or (sandbox_detail(render) or render.detail if render else _source_detail(gate)),
+            detail=_step_detail(gate, score.components),
         )
 
     def close(self) -> None:
@@ -264,6 +264,17 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             prompt=user_prompt(s.subject),
             **fields,
         )
+
+
+def _step_detail(gate: GateResult, components: list[RewardComponent]) -> str:
+    """Why a step ended as it did: the renderer's failure (the stage that ran out of time, the
+    full queue), else the scorers without a verdict, else the sandbox's or the parser's report."""
+    render = gate.render
+    if gate.infra_failure and render is not None and render.detail:
+        return f"render: {render.detail}"
+    if render is not None:
+        return _unscored_detail(components) or sandbox_detail(render) or render.detail
+    return _unscored_detail(components) or _source_detail(gate)
 
 
 def _unscored_detail(components: list[RewardComponent]) -> str:

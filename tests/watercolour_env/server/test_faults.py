@@ -15,7 +15,7 @@ import pytest
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from tests.conftest import EXAMPLES, serving
+from tests.conftest import EXAMPLES, REPO, serving
 
 pytestmark = [pytest.mark.server, pytest.mark.browser]
 
@@ -155,3 +155,110 @@ def test_a_scorer_slow_then_down_then_back_costs_only_its_own_episodes():
     assert mode["gone_after_s"] < 6 + 1.0, "the slow scorer's call was left running after the deadline"
     ((down, _),) = seen["down"]
     assert down.reward is None and "HTTP 503" in down.observation.detail
+
+
+def test_an_overfilled_render_queue_refuses_the_surplus_as_unscored_and_serves_on():
+    """One worker and room for one waiting render: of 4 steps at once, 2 render, 2 are refused."""
+    import concurrent.futures
+
+    from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
+    from watercolour_env.server.app import build_app
+    from watercolour_env.server.settings import load_settings
+
+    app = build_app(load_settings(render_workers=1, render_max_queue=1))
+    reply = (EXAMPLES / "rich.js").read_text()  # about 2 s a render: the four steps overlap
+    try:
+        with serving(app) as url:
+
+            def one_episode(seed: int):
+                with WatercolourEnv(base_url=url, message_timeout_s=120).sync() as env:
+                    env.reset(seed=seed)
+                    return env.step(WatercolourAction(reply=reply)).observation
+
+            with concurrent.futures.ThreadPoolExecutor(4) as pool:
+                observations = list(pool.map(one_episode, range(4)))
+            statuses = sorted(o.status.value for o in observations)
+            assert statuses == ["infra_error", "infra_error", "scored", "scored"], statuses
+            for refused in (o for o in observations if o.status is EpisodeStatus.INFRA_ERROR):
+                assert refused.reward is None and refused.detail == "render: render queue is full"
+            after = one_episode(9)  # the server serves normally at once
+            assert after.status is EpisodeStatus.SCORED
+            assert httpx.get(f"{url}/health").json()["render"]["queued"] == 0
+    finally:
+        app.state.renderer.close()
+
+
+def test_a_server_restarted_between_batches_costs_only_the_batch_it_missed(tmp_path):
+    """A real `watercolour serve` process killed and started again on the same port; the trainer's
+    reward function scores None while it is down, scores again once it is back, and its
+    rollout log accounts for every rollout."""
+    from tests.conftest import WATERCOLOUR
+    from watercolour_trainer.demo import free_port, wait_healthy
+    from watercolour_trainer.rewards import EnvironmentReward
+    from watercolour_trainer.rollouts import RolloutLog
+
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = {**os.environ, "WATERCOLOUR_RENDER_WORKERS": "1"}
+
+    def start() -> subprocess.Popen:
+        server = subprocess.Popen([WATERCOLOUR, "serve", "--port", str(port)], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        wait_healthy(url, server)
+        return server
+
+    log = RolloutLog(tmp_path)
+    reward = EnvironmentReward(url, num_generations=2, log=log, timeout_s=10)
+    batch = {"prompts": ["p"] * 2, "completions": [(EXAMPLES / "hibiscus.js").read_text()] * 2, "seed": [3, 3]}
+    server = start()
+    try:
+        first = reward(**batch)
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+        missed = reward(**batch)
+        server = start()
+        restarted_at = time.monotonic()
+        again = reward(**batch)
+        back_s = time.monotonic() - restarted_at
+    finally:
+        server.kill()
+        server.wait(timeout=30)
+    assert all(r is not None and r > 0 for r in first) and missed == [None, None]
+    assert again == pytest.approx(first)  # the same seed and sketch: the same painting, the same reward
+    print(f"scored again {back_s:.1f} s after the restarted server answered /health")
+    rows = [(r.status, r.reward is None) for r in log.rollouts]
+    assert rows == [("scored", False)] * 2 + [("infra_error", True)] * 2 + [("scored", False)] * 2
+    assert all("ConnectionError" in r.detail or "refused" in r.detail.lower() for r in log.rollouts[2:4])
+
+
+def test_a_step_stuck_behind_a_hanging_sketch_says_the_deadline_ran_out_in_the_render_stage():
+    """One worker, a 5 s render deadline, a 6 s episode deadline: a hanging sketch holds the
+    worker for 5 s, so the episode behind it runs out of time waiting or rendering, not by its fault."""
+    import concurrent.futures
+
+    from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
+    from watercolour_env.server.app import build_app
+    from watercolour_env.server.settings import load_settings
+
+    hangs = (REPO / "tests" / "fixtures" / "sketches" / "hostile" / "loop_in_setup.js").read_text()
+    app = build_app(load_settings(render_workers=1, render_deadline_s=5, episode_deadline_s=6))
+    try:
+        with serving(app) as url:
+
+            def one_episode(reply: str, delay_s: float):
+                with WatercolourEnv(base_url=url, message_timeout_s=60).sync() as env:
+                    env.reset(seed=1)
+                    time.sleep(delay_s)
+                    started = time.monotonic()
+                    return env.step(WatercolourAction(reply=reply)).observation, time.monotonic() - started
+
+            with concurrent.futures.ThreadPoolExecutor(2) as pool:
+                hang = pool.submit(one_episode, hangs, 0.0)
+                behind = pool.submit(one_episode, (EXAMPLES / "hibiscus.js").read_text(), 0.5)
+                (hung, _), (late, late_s) = hang.result(), behind.result()
+    finally:
+        app.state.renderer.close()
+    assert hung.status is EpisodeStatus.REJECTED and [v.value for v in hung.violations] == ["render_timeout"]
+    assert late.status is EpisodeStatus.INFRA_ERROR and late.reward is None
+    assert late.detail.startswith("render: the episode's deadline ran out "), late.detail
+    assert late_s < 6 + 1.5, late_s

@@ -86,6 +86,7 @@ class RenderResult:
         finished: True when the sketch completed a frame (setup and first draw) without error.
         js_errors: uncaught JavaScript errors in the order they happened.
         elapsed_ms: wall time of the render including queueing for a worker.
+        queued_ms: the part of `elapsed_ms` spent waiting for a worker.
         renderer: the WebGL renderer string of the browser that ran it.
         detail: a human-readable reason for a non-ok status.
         violations: what the sandbox blocked and recorded while the sketch ran, as
@@ -99,6 +100,7 @@ class RenderResult:
     finished: bool = False
     js_errors: list[str] = field(default_factory=list)
     elapsed_ms: float = 0.0
+    queued_ms: float = 0.0
     renderer: str = ""
     detail: str = ""
     violations: list[tuple[str, str]] = field(default_factory=list)

@@ -1,0 +1,82 @@
+"""How the renderer's page pool heals: pages replaced, a stalled GPU process restarted.
+
+A hung or crashed page is replaced; a stalled GPU process is restarted; a render whose picture a
+restart lost is rendered once more, alone.
+
+`Renderer` inherits these; they run on its event loop and use its pool state (`_pages`,
+`_browser`, `_generation`, `_in_flight` and the locks made in `_start_browser`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from watercolour_env.server.sandbox import pages
+from watercolour_env.server.sandbox.picture import RenderResult
+
+log = logging.getLogger(__name__)
+
+
+class PageRecovery:
+    """The page pool's recovery, mixed into `Renderer` (see the module docstring)."""
+
+    async def _again(
+        self, sketch: str, seed: int, deadline_s: float, deadline_at: float | None, started: float
+    ) -> RenderResult:
+        """Renders once more, alone, a render whose picture a relaunched browser lost.
+
+        Alone: no new render starts and the retry waits for those in flight, so a retry that
+        stalls the GPU again is the sketch's own doing and one that does not was a bystander.
+        The elapsed time counts from the first try.
+        """
+        async with self._retry_lock:
+            self._calm.clear()
+            try:
+                while self._in_flight > 0:
+                    await asyncio.sleep(0.05)
+                result = await self._render(sketch, seed, deadline_s, deadline_at, retried=True)
+            finally:
+                self._calm.set()
+        result.elapsed_ms = (time.perf_counter() - started) * 1000.0
+        return result
+
+    async def _recover_gpu(self, generation: int) -> bool:
+        """After a timeout: is the GPU process that every page shares stalled? If so, restart.
+
+        A sketch can stall it for every page (a shader that loops for minutes: the next renders
+        all timed out and recovery took 70-80 s; docs/LOG.md, issue 12); `pages.gpu_stalled`
+        tells that from a sketch that hung its own page.
+
+        Returns:
+            True when the render's browser was relaunched, here or by another render meanwhile
+            (its picture was lost and it deserves another try), False when the GPU is well.
+        """
+        async with self._gpu_lock:
+            if self._generation != generation:
+                return True
+            if not await pages.gpu_stalled(self._browser):
+                return False
+            async with self._browser_lock:
+                if self._generation == generation:
+                    old = self._browser
+                    await self._launch(self._flags)
+                    asyncio.ensure_future(pages.close_quietly(old))
+            return True
+
+    async def _replace(self, page) -> None:  # noqa: ANN001
+        """Closes a page that timed out or crashed and puts a fresh one in the pool."""
+        if getattr(page, "generation", None) != self._generation:
+            return  # its browser was relaunched and is closing with all its pages
+        async with self._browser_lock:
+            if not self._browser.is_connected():
+                log.warning("renderer: browser died; relaunching")
+                await self._launch(self._flags)
+                return
+            try:
+                await asyncio.wait_for(page.context.close(), timeout=5)
+            except Exception:  # noqa: BLE001 (a hung renderer is killed with its context)
+                log.warning("renderer: page did not close in 5 s", exc_info=True)
+            if getattr(page, "generation", None) == self._generation:
+                self._pages.put_nowait(await pages.new_page(self._browser, self._library, self._generation))
