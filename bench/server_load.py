@@ -70,7 +70,7 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def session(url: str, episodes: int, offset: int, replies: list[str], out: dict) -> None:
+async def session(url: str, episodes: int, offset: int, replies: list[str], out: dict, index: int) -> None:
     try:
         async with WatercolourEnv(base_url=url, message_timeout_s=600) as env:
             for i in range(episodes):
@@ -79,12 +79,17 @@ async def session(url: str, episodes: int, offset: int, replies: list[str], out:
                 await env.reset(seed=k)
                 reset_s = time.perf_counter() - started
                 started = time.perf_counter()
-                result = await env.step(WatercolourAction(reply=replies[k % len(replies)]))
+                # session s starts the mix at its s-th sketch, so every moment has the whole mix
+                # (with the same sketch for all, 64 rich renders arrived at once: docs/LOG.md)
+                result = await env.step(WatercolourAction(reply=replies[(index + i) % len(replies)]))
                 step_s = time.perf_counter() - started
                 obs = result.observation
                 out["reset"].append(reset_s)
                 out["step"].append(step_s)
                 out["wait"].append((obs.queue_ms or 0) / 1000)
+                out["trace"].append({"sketch": MIX[(index + i) % len(MIX)], "step_started_s": started - out["t0"],
+                                     "step_s": step_s, "queue_s": (obs.queue_ms or 0) / 1000,
+                                     "status": obs.status.value})  # fmt: skip
                 out["status"][obs.status.value] = out["status"].get(obs.status.value, 0) + 1
                 if obs.status.value == "infra_error":  # which stage: queue full, queue, render, scorer
                     why = obs.detail.split(" (")[0]
@@ -94,9 +99,9 @@ async def session(url: str, episodes: int, offset: int, replies: list[str], out:
 
 
 async def load(url: str, sessions: int, episodes: int, replies: list[str]) -> dict:
-    out: dict = {"reset": [], "step": [], "wait": [], "status": {}, "errors": [], "infra": {}}
-    started = time.perf_counter()
-    await asyncio.gather(*(session(url, episodes, s * episodes, replies, out) for s in range(sessions)))
+    out: dict = {"reset": [], "step": [], "wait": [], "status": {}, "errors": [], "infra": {}, "trace": []}
+    started = out["t0"] = time.perf_counter()
+    await asyncio.gather(*(session(url, episodes, s * episodes, replies, out, s) for s in range(sessions)))
     out["seconds"] = time.perf_counter() - started
     return out
 
@@ -123,6 +128,8 @@ def main() -> None:
     parser.add_argument("--capacity", type=int, default=256)
     parser.add_argument("--short", action="store_true", help="4x3 only.")
     parser.add_argument("--json", help="Also write the table here, one object per configuration.")
+    parser.add_argument("--server-log", help="Write the server's log here (else it is dropped).")
+    parser.add_argument("--trace", help="Write every episode here (JSON lines: sketch, start, step, queue, status).")
     args = parser.parse_args()
     configs = [(4, 3)] if args.short else [tuple(int(n) for n in c.split("x")) for c in args.configs.split(",")]
     replies = [(REPO / "examples" / "sketches" / name).read_text() for name in MIX]
@@ -131,8 +138,9 @@ def main() -> None:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     env = {**os.environ, "WATERCOLOUR_MAX_CONCURRENT_ENVS": str(args.capacity), "WATERCOLOUR_PORT": str(port)}
+    sink = open(args.server_log, "w") if args.server_log else subprocess.DEVNULL  # noqa: SIM115 (open as long as the server)
     server = subprocess.Popen([sys.executable, "-m", "watercolour_env.cli", "serve"], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+                              stdout=sink, stderr=subprocess.STDOUT)  # fmt: skip
     failed = False
     try:
         deadline = time.monotonic() + 120
@@ -185,6 +193,10 @@ def main() -> None:
             for name, done, rate, out, leaked, before, after in rows
         ]  # fmt: skip
         Path(args.json).write_text(json.dumps(table, indent=2))
+    if args.trace:
+        import json
+
+        Path(args.trace).write_text("".join(json.dumps(e) + "\n" for row in rows for e in row[3]["trace"]))
     if len(rows) > 1:
         first, last = rows[0], rows[-1]
         print(f"\nRSS after the last configuration / after the first: {last[6] / first[6]:.2f}")

@@ -267,8 +267,11 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
 
 
 def _step_detail(gate: GateResult, components: list[RewardComponent]) -> str:
-    """Why a step ended as it did: the renderer's failure (the stage that ran out of time, the
-    full queue), else the scorers without a verdict, else the sandbox's or the parser's report."""
+    """Why a step ended as it did, in one line.
+
+    The renderer's failure first (the stage that ran out of time, the full queue), else the
+    scorers without a verdict, else the sandbox's or the parser's report.
+    """
     render = gate.render
     if gate.infra_failure and render is not None and render.detail:
         return f"render: {render.detail}"

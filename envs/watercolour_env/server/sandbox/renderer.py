@@ -11,6 +11,7 @@ What the sandbox covers and does not: the package docstring (`watercolour_env.se
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import os
 import shutil
@@ -28,6 +29,7 @@ from watercolour_env.server.sandbox.chromium import (
     SWIFTSHADER_FLAGS,
     launch_options,
 )
+from watercolour_env.server.sandbox.fair_queue import FairQueue
 from watercolour_env.server.sandbox.library_server import DEFAULT_JS_DIR, LibraryServer
 from watercolour_env.server.sandbox.picture import RenderResult, RenderStatus, read_report
 from watercolour_env.server.sandbox.recovery import PageRecovery
@@ -88,6 +90,7 @@ class Renderer(PageRecovery):
         self._thread = threading.Thread(target=self._loop.run_forever, name="renderer", daemon=True)
         self._started = self._closed = False
         self._waiting = 0  # renders waiting for a worker or rendering
+        self._recent_s: collections.deque[float] = collections.deque(maxlen=64)
         self._waiting_lock, self._start_lock = threading.Lock(), threading.Lock()
 
     def __enter__(self) -> Renderer:
@@ -201,7 +204,7 @@ class Renderer(PageRecovery):
         from playwright.async_api import async_playwright
 
         self._playwright = await async_playwright().start()
-        self._pages: asyncio.Queue = asyncio.Queue()
+        self._pages: FairQueue = FairQueue()  # not asyncio.Queue: see fair_queue.py
         self._browser_lock = asyncio.Lock()
         self._gpu_lock = asyncio.Lock()
         self._retry_lock = asyncio.Lock()
@@ -257,10 +260,13 @@ class Renderer(PageRecovery):
                 page = await self._pages.get()
         except TimeoutError:
             return self._result(RenderStatus.INFRA_ERROR, started, detail=late % (time.perf_counter() - started))
-        left = _left(deadline_at)
-        if left is not None and left < 0.05:
+        left, typical_s = _left(deadline_at), self._typical_render_s()
+        if left is not None and left < max(0.05, typical_s):
+            # more likely cut than finished: a render cut mid-way wastes a worker's time and a
+            # page, which under overload lengthens every other wait (docs/LOG.md, issue 15)
             self._pages.put_nowait(page)
-            return self._result(RenderStatus.INFRA_ERROR, started, detail=late % (time.perf_counter() - started))
+            detail = late % (time.perf_counter() - started) + f"; {left:.1f} s left, a render takes {typical_s:.1f} s"
+            return self._result(RenderStatus.INFRA_ERROR, started, detail=detail)
         queued_s = time.perf_counter() - started
         result = await self._render_on(page, sketch, seed, deadline_s, deadline_at, retried, started, queued_s)
         result.queued_ms = result.queued_ms or queued_s * 1000.0  # a retry keeps its own
@@ -290,8 +296,7 @@ class Renderer(PageRecovery):
             self._in_flight -= 1
             self._library.forget(url)
             await self._replace(page)
-            if cut:
-                await self._recover_gpu(generation)
+            if cut:  # no GPU probe: under load it would time out and relaunch the browser for nothing
                 detail = (f"the episode's deadline ran out while rendering ({budget_s:.1f} s rendering, after "
                           f"{queued_s:.1f} s in the render queue)")  # fmt: skip
                 return self._result(RenderStatus.INFRA_ERROR, started, detail=detail)
@@ -329,11 +334,17 @@ class Renderer(PageRecovery):
             raise
         if getattr(page, "generation", None) == self._generation:
             self._pages.put_nowait(page)
+        self._recent_s.append(time.perf_counter() - started - queued_s)
         result = self._decode(payload, started)
         if page.nested_frames and self.enforce:
             realms = f"{page.nested_frames} frame(s) of its own: a fresh JavaScript realm"
             result.violations.append(("tampering", realms))
         return result
+
+    def _typical_render_s(self) -> float:
+        """The median of the last 64 finished renders' times (from a worker taking them), in s; 0 before 8."""
+        recent = sorted(self._recent_s)
+        return recent[len(recent) // 2] if len(recent) >= 8 else 0.0
 
     def _decode(self, payload: dict, started: float) -> RenderResult:
         status, fields = read_report(payload, self.enforce)
