@@ -54,3 +54,15 @@ def test_time_waiting_for_a_worker_counts_against_the_episode_deadline(one_worke
     assert (
         one_worker.render(example("hibiscus.js"), seed=1, deadline_at=time.monotonic() + 20).status is RenderStatus.OK
     )
+
+
+def test_a_render_with_less_time_left_than_a_render_takes_is_refused_before_it_starts():
+    with Renderer(workers=1, deadline_s=20) as renderer:
+        for seed in range(8):  # the median of these is what "a render takes" here
+            assert renderer.render(example("trivial.js"), seed=seed).status is RenderStatus.OK
+        started = time.monotonic()
+        # 0.1 s: over the 0.05 s floor, under what a trivial render takes
+        result = renderer.render(example("rich.js"), seed=1, deadline_at=started + 0.1)
+        assert time.monotonic() - started < 0.5
+    assert result.status is RenderStatus.INFRA_ERROR
+    assert "in the render queue" in result.detail and "s left, a render takes" in result.detail
