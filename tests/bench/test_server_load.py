@@ -18,5 +18,6 @@ def test_the_short_load_benchmark_runs_clean(tmp_path):
     assert finished.returncode == 0, finished.stdout + finished.stderr
     [row] = json.loads(table.read_text())
     assert (row["config"], row["episodes"], row["errors"], row["leaked_sessions"]) == ("4x3", 12, [], 0)
-    # the mix is 5 sketches cycled: hibiscus, rich, trivial pass; bare primitives and a throw do not
-    assert row["statuses"] == {"scored": 8, "rejected": 4}
+    # the mix is 5 sketches (0 hibiscus, 1 rich, 2 trivial pass; 3 bare primitives, 4 a throw do
+    # not); session s steps sketches s, s+1, s+2 (mod 5): 012, 123, 234, 340 = 7 pass, 5 rejected
+    assert row["statuses"] == {"scored": 7, "rejected": 5}
