@@ -25,7 +25,6 @@ Example (a whole term; registering it is one more line, `register(Sharpness)`):
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -44,17 +43,13 @@ class Painting:
             when the trainer did not send it), >= 0.
         seed: the episode seed in [0, 2**32); the same for every completion of a GRPO group.
         deadline_at: the episode's deadline, a `time.monotonic()` instant (None: none). A remote
-            term ends its calls by then (`seconds_left`); the rubric stops waiting for it then.
+            term ends its calls by then; the rubric stops waiting for it then.
     """
 
     png: bytes
     tokens: int
     seed: int
     deadline_at: float | None = None
-
-    def seconds_left(self, cap_s: float) -> float:
-        """Seconds to the deadline, at most `cap_s` (a call's own timeout), >= 0."""
-        return cap_s if self.deadline_at is None else max(0.0, min(cap_s, self.deadline_at - time.monotonic()))
 
 
 @dataclass(frozen=True)
