@@ -232,8 +232,10 @@ def test_a_server_restarted_between_batches_costs_only_the_batch_it_missed(tmp_p
 
 
 def test_a_step_stuck_behind_a_hanging_sketch_says_the_deadline_ran_out_in_the_render_stage():
-    """One worker, a 5 s render deadline, a 6 s episode deadline: a hanging sketch holds the
-    worker for 5 s, so the episode behind it runs out of time waiting or rendering, not by its fault."""
+    """One worker, a 5 s render deadline, a 5.3 s episode deadline: a hanging sketch holds the
+    worker for 5 s, and the episode sent after the worker is taken has at most 0.3 s left when it
+    gets it (less than any render of the hibiscus), so it runs out of time waiting or rendering,
+    not by its fault."""
     import concurrent.futures
 
     from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
@@ -241,24 +243,30 @@ def test_a_step_stuck_behind_a_hanging_sketch_says_the_deadline_ran_out_in_the_r
     from watercolour_env.server.settings import load_settings
 
     hangs = (REPO / "tests" / "fixtures" / "sketches" / "hostile" / "loop_in_setup.js").read_text()
-    app = build_app(load_settings(render_workers=1, render_deadline_s=5, episode_deadline_s=6))
+    app = build_app(load_settings(render_workers=1, render_deadline_s=5, episode_deadline_s=5.3))
     try:
         with serving(app) as url:
 
-            def one_episode(reply: str, delay_s: float):
+            def worker_taken() -> None:  # the hanging sketch holds the one worker: no race on who goes first
+                give_up = time.monotonic() + 30
+                while app.state.renderer.stats()["busy"] < 1 and time.monotonic() < give_up:
+                    time.sleep(0.02)
+
+            def one_episode(reply: str, wait_for_hang: bool):
                 with WatercolourEnv(base_url=url, message_timeout_s=60).sync() as env:
                     env.reset(seed=1)
-                    time.sleep(delay_s)
+                    if wait_for_hang:
+                        worker_taken()
                     started = time.monotonic()
                     return env.step(WatercolourAction(reply=reply)).observation, time.monotonic() - started
 
             with concurrent.futures.ThreadPoolExecutor(2) as pool:
-                hang = pool.submit(one_episode, hangs, 0.0)
-                behind = pool.submit(one_episode, (EXAMPLES / "hibiscus.js").read_text(), 0.5)
+                hang = pool.submit(one_episode, hangs, False)
+                behind = pool.submit(one_episode, (EXAMPLES / "hibiscus.js").read_text(), True)
                 (hung, _), (late, late_s) = hang.result(), behind.result()
     finally:
         app.state.renderer.close()
     assert hung.status is EpisodeStatus.REJECTED and [v.value for v in hung.violations] == ["render_timeout"]
     assert late.status is EpisodeStatus.INFRA_ERROR and late.reward is None
     assert late.detail.startswith("render: the episode's deadline ran out "), late.detail
-    assert late_s < 6 + 1.5, late_s
+    assert late_s < 5.3 + 1.5, late_s
