@@ -14,8 +14,11 @@ RSS (the server process and its Chromium) before and after.
 
 The baseline, measured in the same run: the same mix without the server (the source check, and
 a render of each reply that passes it, on one in-process `Renderer` with the server's worker
-count fed by as many threads). The server's ratio to it is its overhead: sessions, websocket,
-scoring.
+count fed by as many threads), measured before each configuration and after the last, with the
+server up and idle. A configuration's ratio is to the mean of the two baselines around it, so a
+machine that speeds up or slows down during the run (these shared machines move 2x within a day:
+docs/LOG.md) moves both; the range of the baselines is printed. The ratio is the server's
+overhead: sessions, websocket, scoring.
 `--short` runs 4x3 only (the form `make test` runs).
 """
 
@@ -106,19 +109,33 @@ async def load(url: str, sessions: int, episodes: int, replies: list[str]) -> di
     return out
 
 
-def renderer_throughput(replies: list[str], workers: int, episodes: int) -> float:
-    """Episodes/s of the same mix without the server: the source check, and a render of each
-    reply that passes it, on one in-process renderer with the server's worker count."""
+class Baseline:
+    """The same mix without the server: the source check, and a render of each reply that
+    passes it, on one in-process renderer with the server's worker count; episodes/s."""
 
-    def one(k: int) -> None:
-        gate = check_source(replies[k % len(replies)])
+    def __init__(self, replies: list[str], workers: int) -> None:
+        self.replies, self.workers = replies, workers
+        self.renderer = Renderer(workers=workers)
+        self.pool = ThreadPoolExecutor(workers)
+
+    def __enter__(self) -> Baseline:
+        self.renderer.start()
+        list(self.pool.map(self._one, range(self.workers)))  # warm
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.pool.shutdown()
+        self.renderer.close()
+
+    def _one(self, k: int) -> None:
+        gate = check_source(self.replies[k % len(self.replies)])
         if gate.passed:
-            renderer.render(gate.sketch or "", seed=k)
+            self.renderer.render(gate.sketch or "", seed=k)
 
-    with Renderer(workers=workers) as renderer, ThreadPoolExecutor(workers) as pool:
-        list(pool.map(one, range(workers)))  # warm
+    def measure(self, episodes: int) -> float:
+        """Episodes/s over `episodes` episodes (the mix from its first sketch)."""
         started = time.perf_counter()
-        list(pool.map(one, range(episodes)))
+        list(self.pool.map(self._one, range(episodes)))
         return episodes / (time.perf_counter() - started)
 
 
@@ -126,11 +143,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--configs", default="8x10,64x10,256x2")
     parser.add_argument("--capacity", type=int, default=256)
-    parser.add_argument("--short", action="store_true", help="4x3 only.")
+    parser.add_argument("--short", action="store_true", help="4x3 only, with a baseline of 10 episodes.")
+    parser.add_argument("--baseline-episodes", type=int, default=60,
+                        help="Episodes of each baseline measurement (before each configuration and after the last).")
     parser.add_argument("--json", help="Also write the table here, one object per configuration.")
     parser.add_argument("--server-log", help="Write the server's log here (else it is dropped).")
     parser.add_argument("--trace", help="Write every episode here (JSON lines: sketch, start, step, queue, status).")
     args = parser.parse_args()
+    if args.short:
+        args.baseline_episodes = 10
     configs = [(4, 3)] if args.short else [tuple(int(n) for n in c.split("x")) for c in args.configs.split(",")]
     replies = [(REPO / "examples" / "sketches" / name).read_text() for name in MIX]
     workers = default_render_workers()
@@ -155,26 +176,31 @@ def main() -> None:
             time.sleep(0.5)
         rss_start = tree_rss_mb(server.pid)
         print(f"server: {workers} render workers, capacity {args.capacity}, RSS at start {rss_start:.0f} MB")
-        rows = []
-        for sessions, episodes in configs:
-            rss_before = tree_rss_mb(server.pid)
-            out = asyncio.run(load(url, sessions, episodes, replies))
-            time.sleep(1.0)  # let the last sockets close
-            leaked = httpx.get(f"{url}/health", timeout=10).json()["sessions"]["live"]
-            rss_after = tree_rss_mb(server.pid)
-            done = len(out["step"])
-            rows.append((f"{sessions}x{episodes}", done, done / out["seconds"], out, leaked, rss_before, rss_after))
-            failed |= bool(out["errors"]) or leaked != 0
+        rows, baselines = [], []
+        with Baseline(replies, workers) as alone:
+            for sessions, episodes in configs:
+                baselines.append(alone.measure(args.baseline_episodes))
+                rss_before = tree_rss_mb(server.pid)
+                out = asyncio.run(load(url, sessions, episodes, replies))
+                time.sleep(1.0)  # let the last sockets close
+                leaked = httpx.get(f"{url}/health", timeout=10).json()["sessions"]["live"]
+                rss_after = tree_rss_mb(server.pid)
+                done = len(out["step"])
+                rows.append((f"{sessions}x{episodes}", done, done / out["seconds"], out, leaked, rss_before, rss_after))
+                failed |= bool(out["errors"]) or leaked != 0
+            baselines.append(alone.measure(args.baseline_episodes))
     finally:
         server.terminate()
         server.wait(timeout=30)
-    baseline = renderer_throughput(replies, workers, episodes=max(8 * workers, 20))
 
-    print(f"\nthe same mix without the server, {workers} render workers: {baseline:.2f} episodes/s (baseline)\n")
-    head = f"{'config':>8} {'episodes':>8} {'ep/s':>6} {'x base':>6} {'reset p50/p99 s':>16} {'step p50/p99 s':>15} "
-    print(head + f"{'wait p50/p99 s':>15} {'errors':>6} {'leaked':>6} {'RSS MB before/after':>20}  statuses")
-    for name, done, rate, out, leaked, before, after in rows:
-        print(f"{name:>8} {done:>8} {rate:>6.2f} {rate / baseline:>6.2f} "
+    print(f"\nthe same mix without the server, {workers} render workers, {args.baseline_episodes} episodes before "
+          f"each configuration and after the last: {', '.join(f'{b:.2f}' for b in baselines)} episodes/s "
+          f"(range {min(baselines):.2f}-{max(baselines):.2f})\n")  # fmt: skip
+    head = f"{'config':>8} {'episodes':>8} {'ep/s':>6} {'base':>5} {'x base':>6} {'reset p50/p99 s':>16} "
+    print(head + f"{'step p50/p99 s':>15} {'wait p50/p99 s':>15} {'errors':>6} {'leaked':>6} {'RSS MB before/after':>20}  statuses")
+    for i, (name, done, rate, out, leaked, before, after) in enumerate(rows):
+        baseline = (baselines[i] + baselines[i + 1]) / 2
+        print(f"{name:>8} {done:>8} {rate:>6.2f} {baseline:>5.2f} {rate / baseline:>6.2f} "
               f"{pct(out['reset'], .5):>7.3f} /{pct(out['reset'], .99):>7.3f} "
               f"{pct(out['step'], .5):>6.2f} /{pct(out['step'], .99):>6.2f} "
               f"{pct(out['wait'], .5):>6.2f} /{pct(out['wait'], .99):>6.2f} "
@@ -187,10 +213,11 @@ def main() -> None:
         import json
 
         table = [
-            {"config": name, "episodes": done, "episodes_per_s": rate, "baseline_episodes_per_s": baseline,
+            {"config": name, "episodes": done, "episodes_per_s": rate,
+             "baseline_episodes_per_s": (baselines[i] + baselines[i + 1]) / 2,
              "errors": out["errors"], "leaked_sessions": leaked, "statuses": out["status"], "infra": out["infra"],
              "rss_mb_before": before, "rss_mb_after": after}
-            for name, done, rate, out, leaked, before, after in rows
+            for i, (name, done, rate, out, leaked, before, after) in enumerate(rows)
         ]  # fmt: skip
         Path(args.json).write_text(json.dumps(table, indent=2))
     if args.trace:
