@@ -51,4 +51,5 @@ class WatercolourState(State):
     seed: int = 0
     subject: str = ""
     return_image: bool = False
+    references: int | None = None  # the judge's references for this episode; the deployment's when None
     status: EpisodeStatus = EpisodeStatus.READY

@@ -38,14 +38,19 @@ DEFAULT_EPISODE_DEADLINE_S = 120.0
 """One step's whole budget (render queue, render, scorers): the render deadline (20 s) and the
 judge's request timeout (60 s) with room for the queue of 64 sessions on 2 workers (p99 67 s;
 docs/LOG.md, issue 15)."""
-RESET_OPTIONS = ("seed", "episode_id", "subject", "return_image", "weights")
+MAX_REFERENCES = 32
+"""The most references one episode may ask the judge for (each is two comparisons); the same
+bound as `WATERCOLOUR_REFERENCES_PER_EPISODE`."""
+RESET_OPTIONS = ("seed", "episode_id", "subject", "return_image", "weights", "references")
 
 
 class InvalidOption(WatercolourError, ValueError):
     """A reset option out of range or of the wrong type (an error frame, or HTTP 400)."""
 
 
-def _check_reset_options(seed: Any, subject: Any, return_image: Any, episode_id: Any, unknown: dict[str, Any]) -> None:
+def _check_reset_options(
+    seed: Any, subject: Any, return_image: Any, episode_id: Any, references: Any, unknown: dict[str, Any]
+) -> None:
     """Raises ValueError naming the first reset option that is out of range or of the wrong type."""
     if episode_id is not None and (not isinstance(episode_id, str) or len(episode_id) > 255):
         raise InvalidOption("episode_id must be a string of at most 255 characters (OpenEnv's HTTP limit) or null")
@@ -64,6 +69,11 @@ def _check_reset_options(seed: Any, subject: Any, return_image: Any, episode_id:
             )
     if not isinstance(return_image, bool):
         raise InvalidOption(f"return_image must be true or false, not {str(return_image)[:40]!r}")
+    if references is not None and (
+        isinstance(references, bool) or not isinstance(references, int) or not 1 <= references <= MAX_REFERENCES
+    ):
+        given = str(references)[:40]
+        raise InvalidOption(f"references must be an integer in [1, {MAX_REFERENCES}] or null, not {given!r}")
 
 
 class SessionCount:
@@ -146,6 +156,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         subject: str | None = None,
         return_image: bool = False,
         weights: dict[str, float] | str | None = None,
+        references: int | None = None,
         **kwargs: Any,
     ) -> WatercolourObservation:
         """Starts an episode.
@@ -159,22 +170,26 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             weights: this episode's reward weights by component ("gate" and the registered
                 terms: length, hpsv3, judge, embedded), summing to 1, or a preset name
                 ("hps-only", "judge-led", "hps-led", "embedded"); the deployment's when None.
+            references: how many pool references the judge compares this episode's painting
+                with, in [1, 32] (the seed's `--references`); the deployment's
+                `WATERCOLOUR_REFERENCES_PER_EPISODE` when None. Unused when the judge is not weighted.
             **kwargs: none is accepted; an unknown option is an error, not ignored.
 
         Raises:
             InvalidOption: an unknown option, a seed outside [0, 2**32), a subject that is not 1-200
-                printable characters, or a return_image that is not a bool (the previous
+                printable characters, references outside [1, 32], or a return_image that is not a bool (the previous
                 episode is left as it was).
             ConfigError: invalid weights, or a weight for a scorer this deployment lacks.
         """
         self._check_open()
-        _check_reset_options(seed, subject, return_image, episode_id, kwargs)
+        _check_reset_options(seed, subject, return_image, episode_id, references, kwargs)
         self._weights = self._rubric.weights_for(weights) if weights is not None else None
         seed = random.randrange(2**32) if seed is None else seed
         subject = (subject or self._default_subject).strip()
         self._state = WatercolourState(
-            episode_id=episode_id or str(uuid.uuid4()), seed=seed, subject=subject, return_image=bool(return_image)
-        )
+            episode_id=episode_id or str(uuid.uuid4()), seed=seed, subject=subject, return_image=bool(return_image),
+            references=references,
+        )  # fmt: skip
         self._reset_done = True
         return self._observation(reward=None, done=False)
 
@@ -204,8 +219,9 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             )
             gate = check_render(gate, render, self._paint_floor)
         score = self._rubric.score(
-            gate, action.sketch_tokens, seed=self._state.seed, weights=self._weights, deadline_at=deadline_at
-        )
+            gate, action.sketch_tokens, seed=self._state.seed, weights=self._weights, deadline_at=deadline_at,
+            references=self._state.references,
+        )  # fmt: skip
         if gate.infra_failure or score.reward is None:
             status = EpisodeStatus.INFRA_ERROR
         else:

@@ -71,6 +71,10 @@ BAD_RESETS = {
     "unknown option": ({"bogus": 1}, "unknown reset option(s) bogus; reset takes seed"),
     "episode_id too long": ({"episode_id": "e" * 256}, "episode_id must be a string of at most 255"),
     "weights unknown": ({"weights": "no-such-preset"}, "no-such-preset"),
+    "references zero": ({"references": 0}, "references must be an integer in [1, 32]"),
+    "references too many": ({"references": 33}, "references must be an integer in [1, 32]"),
+    "references text": ({"references": "4"}, "references must be an integer"),
+    "references bool": ({"references": True}, "references must be an integer"),
 }
 
 
@@ -84,7 +88,9 @@ def test_a_reset_option_out_of_range_is_named_and_the_session_lives(server_url, 
 
 def test_the_edges_of_the_ranges_are_accepted(server_url):
     with connect(server_url.replace("http", "ws") + "/ws", max_size=None) as ws:
-        for data in ({"seed": 0}, {"seed": 2**32 - 1}, {"subject": "x" * 200}, {"seed": None, "subject": None}):
+        edges = ({"seed": 0}, {"seed": 2**32 - 1}, {"subject": "x" * 200}, {"seed": None, "subject": None},
+                 {"references": 1}, {"references": 32}, {"references": None})  # fmt: skip
+        for data in edges:
             assert ask(ws, {"type": "reset", "data": data})["data"]["observation"]["status"] == "ready", data
         assert ask(ws, {"type": "reset", "data": {"seed": 2**32 - 1}})["data"]["observation"]["seed"] == 2**32 - 1
 

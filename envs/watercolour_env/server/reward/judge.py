@@ -384,7 +384,7 @@ class JudgeTerm(Term):
 
     def score(self, painting: Painting) -> Verdict:
         """The share won against references drawn with the episode seed; the statuses as detail."""
-        references = draw_references(self.pool, self.references, painting.seed, self.mix)
+        references = draw_references(self.pool, painting.references or self.references, painting.seed, self.mix)
         verdict = self.judge.score(painting.png, references, painting.deadline_at)
         statuses = Counter(c.status.value for c in verdict.comparisons)
         return Verdict(verdict.value, ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())))

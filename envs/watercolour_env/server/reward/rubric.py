@@ -166,6 +166,7 @@ class Rubric:
         seed: int = 0,
         weights: RubricWeights | None = None,
         deadline_at: float | None = None,
+        references: int | None = None,
     ) -> RubricScore:
         """Scores one gated reply; see the module docstring for the None / 0.0 rule.
 
@@ -181,6 +182,7 @@ class Rubric:
             seed: the episode seed, which draws the judge's references (the same for a group).
             weights: this episode's weights (from `weights_for`); the deployment's when None.
             deadline_at: the episode's deadline, a `time.monotonic()` instant; None for none.
+            references: the judge's references for this episode; the deployment's when None.
         """
         w = weights or self.weights
         shown = ["gate"] + [n for n in TERMS if w[n] > 0 or (n in self.terms and TERMS[n].always_scored)]
@@ -195,7 +197,7 @@ class Rubric:
             return RubricScore(self.fail_reward, components + absent)
         assert gate.inventory is not None and gate.render is not None and gate.render.png is not None
         tokens = gate.inventory.approx_tokens if sketch_tokens is None else sketch_tokens
-        painting = Painting(gate.render.png, tokens, seed, deadline_at)
+        painting = Painting(gate.render.png, tokens, seed, deadline_at, references)
         terms = [self.terms[n] for n in shown[1:]]
         remote = [t for t in terms if t.remote]
         verdicts = {"gate": Verdict(1.0)}

@@ -44,12 +44,15 @@ class Painting:
         seed: the episode seed in [0, 2**32); the same for every completion of a GRPO group.
         deadline_at: the episode's deadline, a `time.monotonic()` instant (None: none). A remote
             term ends its calls by then; the rubric stops waiting for it then.
+        references: how many references the judge draws for this episode, >= 1 (None: the
+            deployment's `WATERCOLOUR_REFERENCES_PER_EPISODE`).
     """
 
     png: bytes
     tokens: int
     seed: int
     deadline_at: float | None = None
+    references: int | None = None
 
 
 @dataclass(frozen=True)

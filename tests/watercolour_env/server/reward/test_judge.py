@@ -165,6 +165,17 @@ def test_the_rubric_adds_the_judges_share_of_wins_with_its_weight(endpoint):
     assert score.reward == pytest.approx(sum(c.contribution for c in score.components))
 
 
+def test_an_episodes_references_option_sets_how_many_the_judge_compares_with(endpoint):
+    url, calls = endpoint
+    rubric = rubric_with_judge(url, "prefers-candidate")  # the deployment's 2 references
+    calls.clear()  # the endpoint serves the whole module
+    rubric.score(passed_gate(), seed=3)
+    assert len(calls) == 2 * 2  # each reference in both orders
+    calls.clear()
+    rubric.score(passed_gate(), seed=3, references=3)
+    assert len(calls) == 3 * 2
+
+
 def test_an_unavailable_judge_makes_the_reward_none_not_a_smaller_sum(endpoint):
     from watercolour_env.models import ScoreStatus
 
