@@ -75,6 +75,8 @@ class EnvironmentReward:
         max_unscored_share: share of a step's rollouts in [0, 1] that may go unscored (reward
             None) before the step logs an error with the reasons counted; the seed's runs lost
             1.5% on average and 5.2% at worst (docs/LOG.md), so 0.25 means something is broken.
+        references: the judge's references per episode, sent at every reset (the seed's
+            `--references`); the deployment's when None.
 
     Raises (when called):
         ConfigurationRefused: the server refused the run's reset options; the run cannot train.
@@ -96,6 +98,7 @@ class EnvironmentReward:
         count_tokens: Callable[[str], int] | None = None,
         weights: dict[str, float] | str | None = None,
         max_unscored_share: float = 0.25,
+        references: int | None = None,
     ) -> None:
         self.env_url = env_url
         self.num_generations = num_generations
@@ -106,6 +109,7 @@ class EnvironmentReward:
         self.count_tokens = count_tokens
         self.weights = weights
         self.max_unscored_share = max_unscored_share
+        self.references = references
 
     def check_configuration(self, subject: str | None = None) -> None:
         """Resets one episode with this run's options, so a refusal stops the run before it starts.
@@ -143,6 +147,7 @@ class EnvironmentReward:
                 subject=subject,
                 return_image=return_image,
                 **({"weights": self.weights} if self.weights else {}),
+                **({"references": self.references} if self.references else {}),
             )
         except RuntimeError as err:
             message = refusal(err)

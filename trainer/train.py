@@ -3,7 +3,8 @@
     watercolour train --config trainer/configs/demo.yaml [--env_url URL] [--max_steps N] ...
 
 Arguments are `WatercolourArguments` plus TRL's `GRPOConfig`, parsed by `TrlParser`
-(defaults < YAML `--config` < command line).
+(defaults < YAML `--config` < command line); the seed project's flag names work too
+(`watercolour_trainer.arguments.SEED_FLAGS`).
 """
 
 from __future__ import annotations
@@ -12,60 +13,26 @@ import json
 import logging
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from datasets import Dataset
 from peft import LoraConfig
 from transformers.trainer_utils import get_last_checkpoint
-from trl import GRPOConfig, GRPOTrainer, TrlParser
+from trl import GRPOTrainer
 
 from watercolour_env import WatercolourEnv
 from watercolour_env.client import parse_reward_weights
 from watercolour_env.errors import ConfigError
-from watercolour_env.server.prompt import DEFAULT_SUBJECT, REPLY_PRIMER
-from watercolour_trainer.policy import EMBEDDED_POLICY, load_policy, stop_at_closing_fence
+from watercolour_env.server.prompt import REPLY_PRIMER
+from watercolour_trainer.arguments import WatercolourArguments, parse_arguments
+from watercolour_trainer.policy import load_policy, stop_at_closing_fence
 from watercolour_trainer.rewards import EnvironmentReward
 from watercolour_trainer.rollouts import RolloutLog, curve_rows
 
 log = logging.getLogger(__name__)
 
 
-@dataclass
-class WatercolourArguments:
-    """What to train, against which environment, and where the rollouts go."""
-
-    env_url: str = field(default="http://127.0.0.1:8000", metadata={"help": "Environment server URL."})
-    model: str = field(default=EMBEDDED_POLICY, metadata={"help": "Model id, folder, .gguf, or the embedded policy."})
-    subject: str = field(default=DEFAULT_SUBJECT, metadata={"help": "What every prompt asks to paint."})
-    n_prompts: int = field(default=64, metadata={"help": "Dataset rows, each with its own render seed."})
-    base_seed: int = field(default=0, metadata={"help": "Seed of the first row; row i uses base_seed + i."})
-    prime_reply: bool = field(default=False, metadata={"help": "Start every completion after the sketch boilerplate."})
-    stop_at_closing_fence: bool = field(default=False, metadata={"help": "End generation at the first ``` token."})
-    adapter: str | None = field(
-        default=None, metadata={"help": "A LoRA adapter folder (from `watercolour sft`) to start from and train on."}
-    )
-    lora_r: int = field(default=16, metadata={"help": "LoRA rank; 0 trains the full model (ignored with --adapter)."})
-    lora_alpha: int = field(default=32, metadata={"help": "LoRA alpha."})
-    lora_target_modules: str = field(default="all-linear", metadata={"help": "peft target_modules."})
-    rollouts_dir: str | None = field(default=None, metadata={"help": "Rollouts folder; <output_dir>/rollouts."})
-    episode_timeout_s: float | None = field(
-        default=None,
-        metadata={"help": "Seconds to wait for one episode; default: the server's episode deadline (/health) + 30 s."},
-    )
-    max_unscored_share: float = field(
-        default=0.25, metadata={"help": "Share of a step's rollouts that may go unscored before it logs an error."}
-    )
-    env_reward_weights: str | None = field(
-        default=None,
-        metadata={
-            "help": "Per-episode reward weights: a preset (hps-only, judge-led, hps-led, embedded) or JSON, "
-            'e.g. {"gate": 0.1, "embedded": 0.9}.'
-        },
-    )
-
-
-def build_dataset(args: WatercolourArguments, tokenizer) -> Dataset:  # noqa: ANN001
+def build_dataset(args: WatercolourArguments, tokenizer, template_kwargs: dict | None = None) -> Dataset:  # noqa: ANN001
     """One row per prompt from the environment's own `reset` (system prompt + subject).
 
     With `prime_reply`, the prompt is the chat-templated text followed by the reply primer and
@@ -77,7 +44,9 @@ def build_dataset(args: WatercolourArguments, tokenizer) -> Dataset:  # noqa: AN
             obs = env.reset(seed=args.base_seed + i, subject=args.subject).observation
             messages = [{"role": "system", "content": obs.system_prompt}, {"role": "user", "content": obs.prompt}]
             if args.prime_reply:
-                text = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+                text = tokenizer.apply_chat_template(
+                    messages, add_generation_prompt=True, tokenize=False, **(template_kwargs or {})
+                )
                 rows.append(
                     {
                         "prompt": text + REPLY_PRIMER,
@@ -94,8 +63,7 @@ def build_dataset(args: WatercolourArguments, tokenizer) -> Dataset:  # noqa: AN
 def main(argv: list[str] | None = None) -> None:
     """Trains, then prints where the gallery and the curve are."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", force=True)
-    parser = TrlParser((WatercolourArguments, GRPOConfig))
-    args, config = parser.parse_args_and_config(args=argv)
+    args, config = parse_arguments(argv)
     started = time.perf_counter()
     reward = EnvironmentReward(
         args.env_url,
@@ -103,6 +71,7 @@ def main(argv: list[str] | None = None) -> None:
         timeout_s=args.episode_timeout_s,
         weights=parse_reward_weights(args.env_reward_weights),
         max_unscored_share=args.max_unscored_share,
+        references=args.references,
     )
     reward.check_configuration(args.subject)  # a refused configuration stops here, before the model loads
     args.episode_timeout_s = reward.timeout_s  # the server's deadline plus a margin, unless given
@@ -113,7 +82,9 @@ def main(argv: list[str] | None = None) -> None:
             **(config.generation_kwargs or {}),
             "eos_token_id": model.generation_config.eos_token_id,
         }
-    dataset = build_dataset(args, tokenizer)
+    if "enable_thinking" in (tokenizer.chat_template or ""):  # Qwen3 templates think unless told not to
+        config.chat_template_kwargs = {"enable_thinking": False, **(config.chat_template_kwargs or {})}
+    dataset = build_dataset(args, tokenizer, config.chat_template_kwargs)
     rollouts = RolloutLog(
         Path(args.rollouts_dir or Path(config.output_dir) / "rollouts"),
         resume_after=checkpoint_step(checkpoint) if checkpoint else None,
@@ -123,7 +94,7 @@ def main(argv: list[str] | None = None) -> None:
     peft_config = None
     if args.adapter:
         model = load_adapter(model, args.adapter)
-    elif args.lora_r > 0:
+    elif args.lora:
         peft_config = LoraConfig(
             r=args.lora_r, lora_alpha=args.lora_alpha, target_modules=args.lora_target_modules, task_type="CAUSAL_LM"
         )
@@ -135,11 +106,42 @@ def main(argv: list[str] | None = None) -> None:
         processing_class=tokenizer,
         peft_config=peft_config,
     )
-    trainable = sum(p.numel() for p in trainer.model.parameters() if p.requires_grad)
-    log.info("trainable parameters: %d", trainable)
+    log.info("%s", describe_training(trainer.model))
     trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
     rollouts.flush()
     summary(rollouts, time.perf_counter() - started)
+
+
+def describe_training(model) -> str:  # noqa: ANN001 (a transformers or peft model)
+    """One line: trainable and total parameters, LoRA's modules, and whether fused experts got any.
+
+    The line counts the module names that got LoRA adapters and, on a mixture-of-experts
+    model, how many expert blocks did.
+    Fused experts (one module holding every expert's weights as 3-D parameters, as transformers
+    5 builds Qwen3-MoE) are not `nn.Linear`, so `all-linear` passes them by: the line says so.
+    """
+    from collections import Counter
+
+    trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    total = sum(p.numel() for p in model.parameters())
+    adapted: Counter[str] = Counter()
+    experts: list[tuple[str, bool]] = []
+    for name, module in model.named_modules():
+        if hasattr(module, "lora_A") and hasattr(module, "base_layer"):
+            adapted[name.rsplit(".", 1)[-1]] += 1
+        if type(module).__name__.endswith("Experts"):
+            has_adapter = any(hasattr(m, "lora_A") or "lora" in n for n, m in module.named_modules() if n)
+            has_adapter = has_adapter or any("lora" in n for n, _ in module.named_parameters())
+            experts.append((name, has_adapter))
+    line = f"trainable parameters: {trainable:,} of {total:,} ({100 * trainable / max(total, 1):.2f}%)"
+    if adapted:
+        line += "; LoRA on " + ", ".join(f"{n} x{k}" for n, k in sorted(adapted.items()))
+    if experts:
+        with_adapter = sum(a for _, a in experts)
+        line += f"; fused experts: {with_adapter} of {len(experts)} blocks adapted" + (
+            "" if with_adapter else " (all-linear targets nn.Linear; the experts' 3-D weights are not)"
+        )
+    return line
 
 
 def resume_checkpoint(value: str | None, output_dir: str) -> Path | None:

@@ -1,0 +1,220 @@
+r"""The GRPO run's command line: our arguments, TRL's `GRPOConfig`, and the seed's flag names.
+
+Three spellings reach the same setting, in this order of precedence: defaults < a YAML
+`--config` file < the command line, where a flag may be TRL's name (`--learning_rate`), its
+dashed form (`--learning-rate`), or the seed project's name (`--lr`, table `SEED_FLAGS`). So the
+seed's published command runs as typed:
+
+    trainer/watercolour_grpo.py --env-url https://you-watercolour-env.hf.space \
+      --model Qwen/Qwen3.5-35B-A3B --lora --all-linear --bf16 --gradient-checkpointing \
+      --subject 'a peach hibiscus' --references 4 --top-p 0.95 --top-k 20 \
+      --lr 5e-5 --lr-scheduler constant_with_warmup --warmup-steps 5 --scale-rewards none \
+      --steps 110 --n-episodes 240 --num-generations 8 \
+      --per-device-batch-size 1 --gradient-accumulation-steps 8 --max-completion-length 8192 \
+      --run-tag my-run --out you/watercolour-grpo --push-to-hub
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from watercolour_env.errors import ConfigError
+from watercolour_env.server.prompt import DEFAULT_SUBJECT
+from watercolour_trainer.policy import EMBEDDED_POLICY
+
+SEED_FLAGS: dict[str, tuple[str, ...]] = {
+    "--lr": ("--learning_rate",),
+    "--lr-scheduler": ("--lr_scheduler_type",),
+    "--steps": ("--max_steps",),
+    "--per-device-batch-size": ("--per_device_train_batch_size",),
+    "--run-tag": ("--run_name",),
+    "--out": ("--hub_model_id",),
+    "--all-linear": ("--lora_target_modules", "all-linear"),
+}
+"""The seed's flags that TRL spells differently: seed flag -> the tokens it stands for.
+
+`--all-linear` takes no value. The seed's other flags are TRL's own dashed names (`--top-p`,
+`--warmup-steps`, `--scale-rewards`, `--push-to-hub` ...) or ours (`--env-url`, `--model`,
+`--subject`, `--references`, `--n-episodes`, `--lora`), which the parser knows already.
+"""
+
+
+@dataclass
+class WatercolourArguments:
+    """What to train, against which environment, and where the rollouts go."""
+
+    env_url: str = field(default="http://127.0.0.1:8000", metadata={"help": "Environment server URL."})
+    env_urls: list[str] | None = field(
+        default=None,
+        metadata={"help": "Several environment servers (replicas of one deployment); rollouts go to the least busy."},
+    )
+    env_replicas: int = field(
+        default=1,
+        metadata={
+            "help": "With one https://<name>.hf.space URL: use the N Spaces <name>-1 .. <name>-N that "
+            "`watercolour deploy --replicas N` makes."
+        },
+    )
+    model: str = field(default=EMBEDDED_POLICY, metadata={"help": "Model id, folder, .gguf, or the embedded policy."})
+    subject: str = field(default=DEFAULT_SUBJECT, metadata={"help": "What every prompt asks to paint."})
+    references: int | None = field(
+        default=None,
+        metadata={"help": "Pool references the judge compares each painting with, 1-32; the deployment's when unset."},
+    )
+    n_prompts: int = field(
+        default=64,
+        metadata={"help": "Dataset rows (episodes), each with its own render seed.", "aliases": ["--n-episodes"]},
+    )
+    base_seed: int = field(default=0, metadata={"help": "Seed of the first row; row i uses base_seed + i."})
+    prime_reply: bool = field(default=False, metadata={"help": "Start every completion after the sketch boilerplate."})
+    stop_at_closing_fence: bool = field(default=False, metadata={"help": "End generation at the first ``` token."})
+    adapter: str | None = field(
+        default=None, metadata={"help": "A LoRA adapter folder (from `watercolour sft`) to start from and train on."}
+    )
+    lora: bool = field(default=True, metadata={"help": "Train a LoRA adapter; --no-lora trains the whole model."})
+    lora_r: int = field(default=16, metadata={"help": "LoRA rank (ignored with --adapter)."})
+    lora_alpha: int = field(default=32, metadata={"help": "LoRA alpha."})
+    lora_target_modules: str = field(
+        default="all-linear", metadata={"help": "peft target_modules: all-linear, or comma-separated module names."}
+    )
+    rollouts_dir: str | None = field(default=None, metadata={"help": "Rollouts folder; <output_dir>/rollouts."})
+    episode_timeout_s: float | None = field(
+        default=None,
+        metadata={"help": "Seconds to wait for one episode; default: the server's episode deadline (/health) + 30 s."},
+    )
+    max_parallel: int = field(
+        default=16, metadata={"help": "Episodes in flight at once, over all replicas (one socket each)."}
+    )
+    max_unscored_share: float = field(
+        default=0.25, metadata={"help": "Share of a step's rollouts that may go unscored before it logs an error."}
+    )
+    env_reward_weights: str | None = field(
+        default=None,
+        metadata={
+            "help": "Per-episode reward weights: a preset (hps-only, judge-led, hps-led, embedded) or JSON, "
+            'e.g. {"gate": 0.1, "embedded": 0.9}.'
+        },
+    )
+
+    def __post_init__(self) -> None:
+        if self.lora_r <= 0:
+            raise ConfigError(f"--lora_r must be above 0 (got {self.lora_r}); --no-lora trains the whole model")
+        if self.references is not None and not 1 <= self.references <= 32:
+            raise ConfigError(f"--references must be in [1, 32] (got {self.references})")
+        if self.env_replicas < 1:
+            raise ConfigError(f"--env-replicas must be at least 1 (got {self.env_replicas})")
+        if self.max_parallel < 1:
+            raise ConfigError(f"--max-parallel must be at least 1 (got {self.max_parallel})")
+
+    def replica_urls(self) -> list[str]:
+        """Every environment URL of the run: `--env-urls`, else `--env-url` expanded by `--env-replicas`.
+
+        Raises:
+            ConfigError: `--env-replicas` above 1 with a URL that is not `https://<name>.hf.space`
+                (only Spaces follow the `-1 .. -N` naming), or with `--env-urls` as well.
+        """
+        if self.env_urls:
+            if self.env_replicas > 1:
+                raise ConfigError("give either --env-urls (each replica) or --env-replicas N with one --env-url")
+            return [url.rstrip("/") for url in self.env_urls]
+        url = self.env_url.rstrip("/")
+        if self.env_replicas == 1:
+            return [url]
+        if not url.endswith(".hf.space"):
+            raise ConfigError(
+                f"--env-replicas {self.env_replicas} needs an https://<name>.hf.space URL (its replicas are "
+                f"<name>-1 .. <name>-N), not {url}; list other servers with --env-urls"
+            )
+        stem = url.removesuffix(".hf.space")
+        return [f"{stem}-{i}.hf.space" for i in range(1, self.env_replicas + 1)]
+
+
+def translate_seed_flags(argv: list[str]) -> list[str]:
+    """The command line with the seed's flag names (`SEED_FLAGS`) in TRL's spelling.
+
+    `--flag value` and `--flag=value` are both translated. A token that starts with `--` is a
+    flag, as argparse reads it. Unknown flags pass through for the parser to refuse.
+    """
+    out: list[str] = []
+    for token in argv:
+        name, eq, value = token.partition("=")
+        replacement = SEED_FLAGS.get(name) if token.startswith("--") else None
+        if replacement is None:
+            out.append(token)
+        elif len(replacement) == 2:  # a flag that stands for a flag and its value
+            out.extend(replacement)
+        else:
+            out.append(replacement[0] + eq + value)
+    return _default_output_dir(out)
+
+
+def _default_output_dir(argv: list[str]) -> list[str]:
+    """Adds `--output_dir runs/<run name>` when neither the command line nor its YAML sets one."""
+    names = {t.partition("=")[0] for t in argv if t.startswith("--")}
+    if names & {"--output_dir", "--output-dir"}:
+        return argv
+    if "--config" in argv and argv.index("--config") + 1 < len(argv):
+        import yaml
+
+        path = Path(argv[argv.index("--config") + 1])
+        config = yaml.safe_load(path.read_text()) if path.is_file() else None
+        if isinstance(config, dict) and "output_dir" in config:
+            return argv
+    run_name = _value(argv, "--run_name") or "watercolour-grpo"
+    return [*argv, "--output_dir", str(Path("runs") / run_name)]
+
+
+def _value(argv: list[str], flag: str) -> str | None:
+    """The value given to `flag` (`--flag value` or `--flag=value`), or None."""
+    for i, token in enumerate(argv):
+        if token == flag and i + 1 < len(argv):
+            return argv[i + 1]
+        if token.startswith(flag + "="):
+            return token.partition("=")[2]
+    return None
+
+
+def parse_arguments(argv: list[str] | None = None):  # noqa: ANN201 (WatercolourArguments, GRPOConfig)
+    """`(WatercolourArguments, GRPOConfig)` from a command line (sys.argv[1:] when None).
+
+    Raises:
+        ConfigError: an unknown flag (prefixes are not guessed: `--learning-rat` is refused), or
+            a value out of range (`WatercolourArguments.__post_init__`).
+        SystemExit: argparse's refusal of a value of the wrong type (exit code 2).
+    """
+    import sys
+
+    from trl import GRPOConfig, TrlParser
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = TrlParser((WatercolourArguments, GRPOConfig), allow_abbrev=False)  # a typo is refused, not guessed
+    try:
+        return parser.parse_args_and_config(args=_bare_booleans(translate_seed_flags(argv), GRPOConfig))
+    except ValueError as err:
+        if "not used by the HfArgumentParser" not in str(err):
+            raise
+        unknown = str(err).partition(": ")[2]
+        raise ConfigError(f"unknown flag(s) {unknown}; `watercolour train --help` lists them") from err
+
+
+def _bare_booleans(argv: list[str], *dataclasses_: type) -> list[str]:
+    """Adds `true` after a bare flag of an optional boolean (`bf16: bool | None = None`).
+
+    HfArgumentParser lets `--gradient-checkpointing` stand alone (a plain bool) but wants a
+    value after `--bf16` (an optional one); the seed writes both bare.
+    """
+    import dataclasses
+
+    optional = set()
+    for cls in dataclasses_:
+        for f in dataclasses.fields(cls):
+            if str(f.type).replace(" ", "") in {"bool|None", "Optional[bool]"} or f.type == (bool | None):
+                optional |= {f"--{f.name}", f"--{f.name.replace('_', '-')}"}
+    out: list[str] = []
+    for i, token in enumerate(argv):
+        out.append(token)
+        bare = i + 1 == len(argv) or argv[i + 1].startswith("--")
+        if token in optional and bare:
+            out.append("true")
+    return out
