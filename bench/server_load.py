@@ -197,7 +197,8 @@ def main() -> None:
           f"each configuration and after the last: {', '.join(f'{b:.2f}' for b in baselines)} episodes/s "
           f"(range {min(baselines):.2f}-{max(baselines):.2f})\n")  # fmt: skip
     head = f"{'config':>8} {'episodes':>8} {'ep/s':>6} {'base':>5} {'x base':>6} {'reset p50/p99 s':>16} "
-    print(head + f"{'step p50/p99 s':>15} {'wait p50/p99 s':>15} {'errors':>6} {'leaked':>6} {'RSS MB before/after':>20}  statuses")
+    head += f"{'step p50/p99 s':>15} {'wait p50/p99 s':>15} {'errors':>6} {'leaked':>6} {'RSS MB before/after':>20}"
+    print(head + "  statuses")
     for i, (name, done, rate, out, leaked, before, after) in enumerate(rows):
         baseline = (baselines[i] + baselines[i + 1]) / 2
         print(f"{name:>8} {done:>8} {rate:>6.2f} {baseline:>5.2f} {rate / baseline:>6.2f} "

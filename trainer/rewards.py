@@ -1,25 +1,30 @@
-"""The reward function TRL calls: one environment episode per completion, over the websocket.
+"""The reward function TRL awaits: one environment episode per completion, over the websocket.
 
 Every completion of a group carries its prompt row's seed, so the whole group faces the same
 render seed (and, with issue 6, the same references). An episode that the infrastructure could
 not finish (server down, socket dropped, render crash) returns None: TRL leaves that rollout
 out of the group's mean and std and gives it advantage 0 (decision 0003, "TRL").
+
+It is async (TRL awaits an async reward function on its own event loop): a batch's episodes run
+at once on OpenEnv's async client, at most `max_parallel` in flight, spread over the run's
+replicas (`watercolour_trainer.replicas`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from watercolour_env import WatercolourAction, WatercolourEnv, WatercolourObservation
 from watercolour_env.client import connection_problem
 from watercolour_env.errors import ConfigError
 from watercolour_env.sketch import extract_sketch
+from watercolour_trainer.replicas import Replica, Replicas
 from watercolour_trainer.rollouts import Rollout, RolloutLog
 
 log = logging.getLogger(__name__)
@@ -61,13 +66,13 @@ class EnvironmentReward:
     """A TRL reward function backed by a watercolour environment server.
 
     Args:
-        env_url: the server's base URL (http:// or ws://).
+        env_url: the server's base URL (http:// or ws://), or a list of replicas' URLs.
         num_generations: completions per prompt (the GRPO group size).
         log: where rollouts are written; None keeps nothing.
         timeout_s: seconds to wait for one episode's reply; None: the server's episode deadline
             (`/health`'s `limits`, read by `check_configuration`) plus `EPISODE_TIMEOUT_MARGIN_S`,
             or `DEFAULT_EPISODE_TIMEOUT_S` before that is read.
-        max_parallel: episodes in flight at once.
+        max_parallel: episodes in flight at once, over all replicas.
         count_tokens: the policy tokenizer's count for a sketch, sent to the environment's length
             term; the environment approximates from characters when None.
         weights: reward weights sent at every reset (validated by the server); the
@@ -78,19 +83,20 @@ class EnvironmentReward:
         references: the judge's references per episode, sent at every reset (the seed's
             `--references`); the deployment's when None.
 
-    Raises (when called):
+    Raises (when awaited):
         ConfigurationRefused: the server refused the run's reset options; the run cannot train.
 
     Example:
         >>> reward = EnvironmentReward("http://127.0.0.1:8000", num_generations=4)  # doctest: +SKIP
         >>> GRPOTrainer(model, reward_funcs=[reward], ...)  # doctest: +SKIP
+        >>> asyncio.run(reward(prompts, completions, seed=[7] * 4))  # outside TRL  # doctest: +SKIP
     """
 
     __name__ = "environment"
 
     def __init__(
         self,
-        env_url: str,
+        env_url: str | list[str],
         num_generations: int,
         log: RolloutLog | None = None,
         timeout_s: float | None = None,
@@ -100,7 +106,8 @@ class EnvironmentReward:
         max_unscored_share: float = 0.25,
         references: int | None = None,
     ) -> None:
-        self.env_url = env_url
+        self.replicas = Replicas([env_url] if isinstance(env_url, str) else list(env_url))
+        self.env_url = self.replicas.urls[0]
         self.num_generations = num_generations
         self.log = log
         self.timeout_s = DEFAULT_EPISODE_TIMEOUT_S if timeout_s is None else timeout_s
@@ -112,53 +119,78 @@ class EnvironmentReward:
         self.references = references
 
     def check_configuration(self, subject: str | None = None) -> None:
-        """Resets one episode with this run's options, so a refusal stops the run before it starts.
+        """Checks every replica before the model loads: alike, reachable, and accepting the options.
+
+        Asks each replica's `/health` (they must report the same pool and weights), takes the
+        episode timeout from the longest deadline among them unless one was given, then resets
+        one episode with this run's options on each replica that answered.
 
         Raises:
-            ConfigurationRefused: the server refused the options, with its own message.
-            ConfigError: no server answered, or it refused this client's token.
-            RuntimeError, TimeoutError: the server failed.
+            ConfigurationRefused: a server refused the options, with its own message.
+            ConfigError: no replica answered, replicas differ (named), or a token was refused.
+            RuntimeError, TimeoutError: a server failed.
         """
+        try:
+            answers = self.replicas.check()
+        except ConfigError:
+            if len(self.replicas.replicas) > 1:
+                raise
+            answers = []  # one server: the reset below says why it cannot be reached
         if self._timeout_from_server:
-            self._follow_server_deadline()
-        try:
-            with WatercolourEnv(base_url=self.env_url, message_timeout_s=self.timeout_s).sync() as env:
-                self._reset(env, seed=0, subject=subject)
-        except ConnectionError as err:
-            raise ConfigError(connection_problem(err, self.env_url)) from err
+            self._follow_server_deadline(answers)
+        for replica in self.replicas.replicas:
+            if replica.down_until and answers:
+                continue  # did not answer /health: it is tried again during the run
+            try:
+                with WatercolourEnv(base_url=replica.url, message_timeout_s=self.timeout_s).sync() as env:
+                    self._reset(env, seed=0, subject=subject)
+            except ConnectionError as err:
+                raise ConfigError(connection_problem(err, replica.url)) from err
 
-    def _follow_server_deadline(self) -> None:
-        """Waits for an episode as long as the server's own deadline allows, plus the margin."""
-        import httpx
+    def _follow_server_deadline(self, answers: list[dict[str, Any]]) -> None:
+        """Waits for an episode as long as the servers' own deadline allows, plus the margin."""
+        deadlines = []
+        for health in answers:
+            try:
+                deadlines.append(float(health["limits"]["episode_deadline_s"]))
+            except (KeyError, TypeError, ValueError):
+                continue  # an older server: the default stands for it
+        if deadlines:
+            self.timeout_s = max(deadlines) + EPISODE_TIMEOUT_MARGIN_S
+            log.info("episode timeout %.0f s: the servers' deadline of %.0f s plus a margin", self.timeout_s,
+                     max(deadlines))  # fmt: skip
 
-        url = self.env_url.replace("ws://", "http://", 1).replace("wss://", "https://", 1).rstrip("/")
-        try:
-            deadline_s = httpx.get(f"{url}/health", timeout=10).json()["limits"]["episode_deadline_s"]
-        except (httpx.HTTPError, ValueError, KeyError, TypeError):
-            return  # an older or unreachable server: the default stands, and the reset says why
-        self.timeout_s = float(deadline_s) + EPISODE_TIMEOUT_MARGIN_S
-        log.info("episode timeout %.0f s: the server's deadline of %.0f s plus a margin", self.timeout_s, deadline_s)
+    def _reset_options(self, seed: int, subject: str | None, return_image: bool) -> dict[str, Any]:
+        options: dict[str, Any] = {"seed": seed, "subject": subject, "return_image": return_image}
+        if self.weights:
+            options["weights"] = self.weights
+        if self.references:
+            options["references"] = self.references
+        return options
+
+    def _refused(self, err: RuntimeError, url: str) -> ConfigurationRefused | None:
+        message = refusal(err)
+        if message is None:
+            return None
+        return ConfigurationRefused(f"the environment at {url} refused this run's episode options: {message}")
 
     def _reset(self, env: Any, seed: int, subject: str | None, return_image: bool = False) -> None:
         """Resets with this run's options; a refusal of them becomes `ConfigurationRefused`."""
         try:
-            env.reset(
-                seed=seed,
-                subject=subject,
-                return_image=return_image,
-                **({"weights": self.weights} if self.weights else {}),
-                **({"references": self.references} if self.references else {}),
-            )
+            env.reset(**self._reset_options(seed, subject, return_image))
         except RuntimeError as err:
-            message = refusal(err)
-            if message is None:
+            refused = self._refused(err, self.env_url)
+            if refused is None:
                 raise
-            raise ConfigurationRefused(
-                f"the environment at {self.env_url} refused this run's episode options: {message}"
-            ) from err
+            raise refused from err
 
-    def __call__(self, prompts: list[Any], completions: list[Any], **kwargs: Any) -> list[float | None]:
-        """Scores a batch of completions; one float in [0, 1] or None per completion."""
+    async def __call__(self, prompts: list[Any], completions: list[Any], **kwargs: Any) -> list[float | None]:
+        """Scores a batch of completions; one float in [0, 1] or None per completion.
+
+        With TRL's `log_extra` and `log_metric` in `kwargs`, each completion's status, reward
+        components and violations go to the completions table, and the step's shares (gate
+        failures, unscored) and each component's mean to the logged metrics.
+        """
         n = len(completions)
         seeds = kwargs.get("seed") or [0] * n
         subjects = kwargs.get("subject") or [None] * n
@@ -166,8 +198,13 @@ class EnvironmentReward:
         state = kwargs.get("trainer_state")
         step = (state.global_step + 1) if state is not None else 0
         replies = [(primers[i] or "") + completion_text(completions[i]) for i in range(n)]
-        with ThreadPoolExecutor(max_workers=max(1, min(n, self.max_parallel))) as pool:
-            results = list(pool.map(self._episode, replies, seeds, subjects))
+        in_flight = asyncio.Semaphore(max(1, min(n, self.max_parallel)))
+
+        async def one(i: int) -> tuple[WatercolourObservation | None, str]:
+            async with in_flight:
+                return await self._episode(replies[i], int(seeds[i]), subjects[i])
+
+        results = await asyncio.gather(*(one(i) for i in range(n)))
         refused = [error for _, error in results if error.startswith("refused: ")]
         if refused:
             raise ConfigurationRefused(refused[0].removeprefix("refused: "))
@@ -179,6 +216,8 @@ class EnvironmentReward:
         if self.log is not None:
             self.log.flush()
         self._report_unscored(step, results)
+        if "log_extra" in kwargs and "log_metric" in kwargs:
+            log_to_trl(results, kwargs["log_extra"], kwargs["log_metric"])
         return rewards
 
     def _report_unscored(self, step: int, results: list[tuple[WatercolourObservation | None, str]]) -> None:
@@ -197,40 +236,58 @@ class EnvironmentReward:
                 step, unscored, len(results), 100 * self.max_unscored_share, counted,
             )  # fmt: skip
 
-    def _episode(self, reply: str, seed: int, subject: str | None) -> tuple[WatercolourObservation | None, str]:
-        """Runs reset and step on one socket; returns (observation, "") or (None, error).
+    async def _episode(self, reply: str, seed: int, subject: str | None) -> tuple[WatercolourObservation | None, str]:
+        """Runs reset and step on one socket of one replica; returns (observation, "") or (None, error).
 
         A server at its session limit (`CAPACITY_REACHED`) is asked again with backoff (0.5 s,
         doubling, at most `CAPACITY_BACKOFF_MAX_S`) until `timeout_s` has passed since the first
-        try; only then is the rollout unscored, with the refusal as its reason.
+        try; only then is the rollout unscored, with the refusal as its reason. A replica that
+        does not answer is left out and the episode goes to another one once, in the same time.
         """
         deadline = time.monotonic() + self.timeout_s
-        wait = 0.5
+        wait, moved = 0.5, False
         while True:
-            observation, error = self._episode_once(reply, seed, subject)
+            replica = await self.replicas.acquire()
+            if replica is None:
+                return None, f"ConnectionError: no environment replica answers ({', '.join(self.replicas.urls)})"
+            observation, error, lost = await self._episode_once(replica, reply, seed, subject)
+            self.replicas.release(replica, failed=lost)
             left = deadline - time.monotonic()
+            if lost and not moved and left > 0 and self.replicas.any_up():
+                moved = True
+                log.info("episode moved from %s to another replica: %s", replica.url, error[:120])
+                continue
             if "(code: CAPACITY_REACHED)" not in error:
                 return observation, error
             if left <= 0:
                 log.warning("episode not scored: the environment stayed at capacity for %.0f s", self.timeout_s)
                 return observation, error
             log.info("environment at capacity; trying again in %.1f s", min(wait, left))
-            time.sleep(min(wait, left))
+            await asyncio.sleep(min(wait, left))
             wait = min(2 * wait, CAPACITY_BACKOFF_MAX_S)
 
-    def _episode_once(self, reply: str, seed: int, subject: str | None) -> tuple[WatercolourObservation | None, str]:
+    async def _episode_once(
+        self, replica: Replica, reply: str, seed: int, subject: str | None
+    ) -> tuple[WatercolourObservation | None, str, bool]:
+        """(observation, "", False), or (None, error, lost): lost when the replica gave no answer."""
         try:
-            with WatercolourEnv(base_url=self.env_url, message_timeout_s=self.timeout_s).sync() as env:
-                self._reset(env, int(seed), subject, return_image=self.log is not None)
+            async with WatercolourEnv(base_url=replica.url, message_timeout_s=self.timeout_s) as env:
+                try:
+                    await env.reset(**self._reset_options(seed, subject, self.log is not None))
+                except RuntimeError as err:
+                    refused = self._refused(err, replica.url)
+                    if refused is not None:
+                        return None, f"refused: {refused}", False
+                    raise
                 sketch = extract_sketch(reply)
                 tokens = self.count_tokens(sketch) if self.count_tokens and sketch is not None else None
-                return env.step(WatercolourAction(reply=reply, sketch_tokens=tokens)).observation, ""
-        except ConfigurationRefused as err:
-            return None, f"refused: {err}"
+                result = await env.step(WatercolourAction(reply=reply, sketch_tokens=tokens))
+                return result.observation, "", False
         except Exception as err:  # noqa: BLE001 (any failure to finish an episode is the infrastructure's)
+            answered = isinstance(err, RuntimeError) and _SERVER_ERROR.match(str(err)) is not None
             if "(code: CAPACITY_REACHED)" not in str(err):
-                log.warning("episode not scored: %s: %s", type(err).__name__, err)
-            return None, f"{type(err).__name__}: {err}"
+                log.warning("episode not scored (%s): %s: %s", replica.url, type(err).__name__, err)
+            return None, f"{type(err).__name__}: {err}", not answered
 
     def _rollout(
         self,
@@ -276,3 +333,33 @@ class EnvironmentReward:
             detail=obs.detail,
         )
         return rollout, obs.image_png_b64
+
+
+def log_to_trl(
+    results: list[tuple[WatercolourObservation | None, str]],
+    log_extra: Callable[[str, list], None],
+    log_metric: Callable[[str, float], None],
+) -> None:
+    """Sends a batch's episodes to TRL's completions table and metrics.
+
+    Columns: each completion's status, violations and component values. Metrics (`env/...`,
+    averaged by TRL over a logging step): the gate-failure and unscored shares, each component's
+    mean over the completions it scored, the mean render time.
+    """
+    observations = [obs for obs, _ in results]
+    n = max(len(results), 1)
+    log_extra("status", [obs.status.value if obs else "infra_error" for obs in observations])
+    log_extra("violations", [",".join(v.value for v in obs.violations) if obs else "" for obs in observations])
+    names = sorted({c.name for obs in observations if obs for c in obs.reward_components})
+    for name in names:
+        values = [next((c.value for c in obs.reward_components if c.name == name), None) if obs else None
+                  for obs in observations]  # fmt: skip
+        log_extra(name, values)
+        scored = [v for v in values if v is not None]
+        if scored:
+            log_metric(f"env/{name}", sum(scored) / len(scored))
+    log_metric("env/gate_fail_share", sum(1 for obs in observations if obs and obs.status.value == "rejected") / n)
+    log_metric("env/unscored_share", sum(1 for obs in observations if obs is None or obs.reward is None) / n)
+    render_ms = [obs.render_ms for obs in observations if obs and obs.render_ms]
+    if render_ms:
+        log_metric("env/render_ms", sum(render_ms) / len(render_ms))

@@ -39,7 +39,8 @@ def build_dataset(args: WatercolourArguments, tokenizer, template_kwargs: dict |
     the primer travels in column `reply_primer` so the reward sends primer + completion.
     """
     rows = []
-    with WatercolourEnv(base_url=args.env_url, message_timeout_s=args.episode_timeout_s).sync() as env:
+    url = args.replica_urls()[0]  # replicas score alike (checked); the prompt is the same on each
+    with WatercolourEnv(base_url=url, message_timeout_s=args.episode_timeout_s).sync() as env:
         for i in range(args.n_prompts):
             obs = env.reset(seed=args.base_seed + i, subject=args.subject).observation
             messages = [{"role": "system", "content": obs.system_prompt}, {"role": "user", "content": obs.prompt}]
@@ -66,12 +67,13 @@ def main(argv: list[str] | None = None) -> None:
     args, config = parse_arguments(argv)
     started = time.perf_counter()
     reward = EnvironmentReward(
-        args.env_url,
+        args.replica_urls(),
         config.num_generations,
         timeout_s=args.episode_timeout_s,
         weights=parse_reward_weights(args.env_reward_weights),
         max_unscored_share=args.max_unscored_share,
         references=args.references,
+        max_parallel=args.max_parallel,
     )
     reward.check_configuration(args.subject)  # a refused configuration stops here, before the model loads
     args.episode_timeout_s = reward.timeout_s  # the server's deadline plus a margin, unless given

@@ -1,3 +1,5 @@
+import asyncio
+
 import pytest
 
 from tests.conftest import example
@@ -16,7 +18,9 @@ def test_a_group_is_scored_through_the_server_and_every_rollout_is_kept(server_u
     log = RolloutLog(tmp_path)
     reward = EnvironmentReward(server_url, num_generations=3, log=log)
     completions = [example("hibiscus.js"), example("bare_primitives.js"), example("trivial.js")]
-    rewards = reward(prompts=["p"] * 3, completions=completions, seed=[7, 7, 7], subject=["a peach hibiscus"] * 3)
+    rewards = asyncio.run(
+        reward(prompts=["p"] * 3, completions=completions, seed=[7, 7, 7], subject=["a peach hibiscus"] * 3)
+    )
     assert rewards[1] == 0.0
     assert 0 < rewards[0] <= 1 and 0 < rewards[2] <= 1
     kept = log.rollouts
@@ -31,7 +35,7 @@ def test_a_server_that_does_not_answer_gives_none_not_zero(tmp_path):
     reward = EnvironmentReward(
         f"http://127.0.0.1:{free_port()}", num_generations=2, log=RolloutLog(tmp_path), timeout_s=5
     )
-    rewards = reward(prompts=["p"] * 2, completions=[example("trivial.js")] * 2, seed=[1, 1])
+    rewards = asyncio.run(reward(prompts=["p"] * 2, completions=[example("trivial.js")] * 2, seed=[1, 1]))
     assert rewards == [None, None]
     assert [r.status for r in reward.log.rollouts] == ["infra_error", "infra_error"]
 
@@ -44,14 +48,16 @@ def test_a_refused_configuration_stops_the_run_with_the_servers_message(server_u
     with pytest.raises(ConfigurationRefused, match="hpsv3"):
         reward.check_configuration("a peach hibiscus")
     with pytest.raises(ConfigurationRefused, match="hpsv3"):
-        reward(prompts=["p"] * 2, completions=[example("trivial.js")] * 2, seed=[1, 1])
+        asyncio.run(reward(prompts=["p"] * 2, completions=[example("trivial.js")] * 2, seed=[1, 1]))
 
 
 def test_a_step_with_too_many_unscored_rollouts_logs_an_error_with_the_reasons_counted(tmp_path, caplog):
     url = f"http://127.0.0.1:{free_port()}"
     reward = EnvironmentReward(url, num_generations=4, timeout_s=5, max_unscored_share=0.25)
     with caplog.at_level("ERROR", logger="watercolour_trainer.rewards"):
-        assert reward(prompts=["p"] * 4, completions=[example("trivial.js")] * 4, seed=[1] * 4) == [None] * 4
+        assert (
+            asyncio.run(reward(prompts=["p"] * 4, completions=[example("trivial.js")] * 4, seed=[1] * 4)) == [None] * 4
+        )
     errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
     assert len(errors) == 1
     assert "4 of 4 rollouts unscored (over 25%)" in errors[0] and "4 x ConnectionError" in errors[0]
@@ -82,7 +88,7 @@ def test_a_server_at_its_session_limit_is_asked_again_until_a_session_frees(one_
     held.reset(seed=1)  # the only session
     threading.Timer(2.0, held.close).start()  # frees it 2 s into the rollout's tries
     reward = EnvironmentReward(one_session_server, num_generations=1, log=RolloutLog(tmp_path), timeout_s=30)
-    [value] = reward(prompts=["p"], completions=[example("trivial.js")], seed=[3])
+    [value] = asyncio.run(reward(prompts=["p"], completions=[example("trivial.js")], seed=[3]))
     assert value is not None and 0 < value <= 1
     assert reward.log.rollouts[0].status == "scored"
 
@@ -98,7 +104,7 @@ def test_a_server_that_stays_at_its_limit_past_the_deadline_leaves_the_rollout_u
         held.reset(seed=1)
         reward = EnvironmentReward(one_session_server, num_generations=1, log=RolloutLog(tmp_path), timeout_s=3)
         started = time.monotonic()
-        [value] = reward(prompts=["p"], completions=[example("trivial.js")], seed=[3])
+        [value] = asyncio.run(reward(prompts=["p"], completions=[example("trivial.js")], seed=[3]))
         waited = time.monotonic() - started
     assert value is None and 2.5 <= waited < 10  # tried for its 3 s, then gave up
     rollout = reward.log.rollouts[0]

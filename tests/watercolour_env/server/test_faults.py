@@ -212,13 +212,13 @@ def test_a_server_restarted_between_batches_costs_only_the_batch_it_missed(tmp_p
     batch = {"prompts": ["p"] * 2, "completions": [(EXAMPLES / "hibiscus.js").read_text()] * 2, "seed": [3, 3]}
     server = start()
     try:
-        first = reward(**batch)
+        first = asyncio.run(reward(**batch))
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
-        missed = reward(**batch)
+        missed = asyncio.run(reward(**batch))
         server = start()
         restarted_at = time.monotonic()
-        again = reward(**batch)
+        again = asyncio.run(reward(**batch))
         back_s = time.monotonic() - restarted_at
     finally:
         server.kill()
