@@ -144,8 +144,12 @@ def main() -> None:
     parser.add_argument("--configs", default="8x10,64x10,256x2")
     parser.add_argument("--capacity", type=int, default=256)
     parser.add_argument("--short", action="store_true", help="4x3 only, with a baseline of 10 episodes.")
-    parser.add_argument("--baseline-episodes", type=int, default=60,
-                        help="Episodes of each baseline measurement (before each configuration and after the last).")
+    parser.add_argument(
+        "--baseline-episodes",
+        type=int,
+        default=60,
+        help="Episodes of each baseline measurement (before each configuration and after the last).",
+    )
     parser.add_argument("--json", help="Also write the table here, one object per configuration.")
     parser.add_argument("--server-log", help="Write the server's log here (else it is dropped).")
     parser.add_argument("--trace", help="Write every episode here (JSON lines: sketch, start, step, queue, status).")
