@@ -28,11 +28,14 @@ from watercolour_env.server.watercolour_environment import SessionCount, Waterco
 log = logging.getLogger(__name__)
 
 
-def build_app(settings: ServerSettings | None = None) -> FastAPI:
+def build_app(settings: ServerSettings | None = None, renderer: Renderer | None = None) -> FastAPI:
     """Builds the FastAPI app and starts the shared renderer (fails fast if Chromium is missing).
 
     Args:
         settings: validated settings; read from `WATERCOLOUR_*` variables when None.
+        renderer: a started renderer to use instead of one built from the settings (a
+            benchmark's stand-in where Chromium cannot run: `bench/grpo_gpu.py`); the caller
+            closes it.
 
     Raises:
         ConfigError: invalid settings, a reference pool that fails validation, or a scorer that
@@ -45,15 +48,16 @@ def build_app(settings: ServerSettings | None = None) -> FastAPI:
     rubric = Rubric(weights, build_terms(settings.term_options(), dict(weights), pool), settings.fail_reward)
     atexit.register(rubric.close)
     log.info("reward weights%s: %s", f" (preset {settings.preset})" if settings.preset else "", weights)
-    renderer = Renderer(
-        workers=settings.render_workers,
-        deadline_s=settings.render_deadline_s,
-        max_queue=settings.render_max_queue,
-        chromium_path=settings.chromium_path,
-        network_namespace=settings.render_network_namespace,
-    )
-    renderer.start()
-    atexit.register(renderer.close)
+    if renderer is None:
+        renderer = Renderer(
+            workers=settings.render_workers,
+            deadline_s=settings.render_deadline_s,
+            max_queue=settings.render_max_queue,
+            chromium_path=settings.chromium_path,
+            network_namespace=settings.render_network_namespace,
+        )
+        renderer.start()
+        atexit.register(renderer.close)
     sessions = SessionCount()
     factory = functools.partial(
         WatercolourEnvironment,

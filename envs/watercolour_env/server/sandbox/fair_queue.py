@@ -18,12 +18,17 @@ T = TypeVar("T")
 class FairQueue(Generic[T]):
     """Items handed to waiters in the order they started waiting; one event loop only.
 
-    The subset of `asyncio.Queue` the renderer uses: `get`, `put_nowait`, `get_nowait`, `empty`.
+    The subset of `asyncio.Queue` the renderer uses: `get`, `put_nowait`, `get_nowait`, `empty`,
+    and `len` for the items free now.
     """
 
     def __init__(self) -> None:
         self._items: deque[T] = deque()
         self._waiters: deque[asyncio.Future[T]] = deque()
+
+    def __len__(self) -> int:
+        """Items free now."""
+        return len(self._items)
 
     def empty(self) -> bool:
         """Whether no item is free now."""

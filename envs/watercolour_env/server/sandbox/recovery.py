@@ -22,32 +22,35 @@ log = logging.getLogger(__name__)
 class PageRecovery:
     """The page pool's recovery, mixed into `Renderer` (see the module docstring)."""
 
-    async def _again(
-        self, sketch: str, seed: int, deadline_s: float, deadline_at: float | None, started: float
-    ) -> RenderResult:
+    async def _again(self, sketch: str, seed: int, deadline_s: float, started: float) -> RenderResult:
         """Renders once more, alone, a render whose picture a relaunched browser lost.
 
         Alone: no new render starts and the retry waits for those in flight, so a retry that
         stalls the GPU again is the sketch's own doing and one that does not was a bystander.
-        The elapsed time counts from the first try.
+        The elapsed time counts from the first try. The retry has its whole render deadline (the
+        episode's deadline may be passed by then: the episode ends infra_error at the rubric).
         """
         async with self._retry_lock:
             self._calm.clear()
             try:
                 while self._in_flight > 0:
                     await asyncio.sleep(0.05)
-                result = await self._render(sketch, seed, deadline_s, deadline_at, retried=True)
+                result = await self._render(sketch, seed, deadline_s, None, retried=True)
             finally:
                 self._calm.set()
         result.elapsed_ms = (time.perf_counter() - started) * 1000.0
         return result
 
-    async def _recover_gpu(self, generation: int) -> bool:
-        """After a timeout: is the GPU process that every page shares stalled? If so, restart.
+    async def _recover_gpu(self, generation: int, timed_out_at: float) -> bool:
+        """After a timeout at `timed_out_at` (time.monotonic): is the shared GPU process stalled?
+
+        If so, it is restarted.
 
         A sketch can stall it for every page (a shader that loops for minutes: the next renders
         all timed out and recovery took 70-80 s; docs/LOG.md, issue 12); `pages.gpu_stalled`
-        tells that from a sketch that hung its own page.
+        tells that from a sketch that hung its own page. A probe that began after this render
+        timed out and found the GPU well answers for it too: many hangs at once probe about once,
+        not one after another (6 hangs on 6 workers outlived their bound that way; docs/LOG.md).
 
         Returns:
             True when the render's browser was relaunched, here or by another render meanwhile
@@ -56,7 +59,11 @@ class PageRecovery:
         async with self._gpu_lock:
             if self._generation != generation:
                 return True
+            if self._gpu_well_at >= timed_out_at:
+                return False
+            probed_at = time.monotonic()
             if not await pages.gpu_stalled(self._browser):
+                self._gpu_well_at = probed_at
                 return False
             async with self._browser_lock:
                 if self._generation == generation:
@@ -64,6 +71,15 @@ class PageRecovery:
                     await self._launch(self._flags)
                     asyncio.ensure_future(pages.close_quietly(old))
             return True
+
+    def _replace_soon(self, page) -> None:  # noqa: ANN001
+        """Replaces a page in a task of its own, which a cancelled render cannot stop half-way.
+
+        A cancellation inside an awaited `_replace` lost the page for good (docs/LOG.md, issue 15).
+        """
+        task = asyncio.ensure_future(self._replace(page))
+        self._replacing.add(task)
+        task.add_done_callback(self._replacing.discard)
 
     async def _replace(self, page) -> None:  # noqa: ANN001
         """Closes a page that timed out or crashed and puts a fresh one in the pool."""
