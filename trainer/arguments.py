@@ -31,6 +31,7 @@ SEED_FLAGS: dict[str, tuple[str, ...]] = {
     "--run-tag": ("--run_name",),
     "--out": ("--hub_model_id",),
     "--all-linear": ("--lora_target_modules", "all-linear"),
+    "--trackio-space": ("--trackio_space_id",),
 }
 """The seed's flags that TRL spells differently: seed flag -> the tokens it stands for.
 
@@ -88,6 +89,10 @@ class WatercolourArguments:
     )
     max_unscored_share: float = field(
         default=0.25, metadata={"help": "Share of a step's rollouts that may go unscored before it logs an error."}
+    )
+    hub_dry_run: str | None = field(
+        default=None,
+        metadata={"help": "With --push-to-hub: write what would be uploaded to this folder instead of the Hub."},
     )
     env_reward_weights: str | None = field(
         default=None,

@@ -65,6 +65,8 @@ def main(argv: list[str] | None = None) -> None:
     """Trains, then prints where the gallery and the curve are."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", force=True)
     args, config = parse_arguments(argv)
+    if (config.push_to_hub or args.hub_dry_run) and not config.hub_model_id:
+        raise ConfigError("--push-to-hub needs the repo to push to: --out <you>/<name> (or --hub_model_id)")
     started = time.perf_counter()
     reward = EnvironmentReward(
         args.replica_urls(),
@@ -93,6 +95,8 @@ def main(argv: list[str] | None = None) -> None:
     )
     reward.log = rollouts
     reward.count_tokens = lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])
+    callbacks = [publisher(args, config, reward, rollouts)] if config.push_to_hub or args.hub_dry_run else []
+    config.push_to_hub = False  # the publisher uploads the adapter and the rollouts itself
     peft_config = None
     if args.adapter:
         model = load_adapter(model, args.adapter)
@@ -107,11 +111,25 @@ def main(argv: list[str] | None = None) -> None:
         train_dataset=dataset,
         processing_class=tokenizer,
         peft_config=peft_config,
+        callbacks=callbacks,
     )
     log.info("%s", describe_training(trainer.model))
     trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
     rollouts.flush()
     summary(rollouts, time.perf_counter() - started)
+
+
+def publisher(args: WatercolourArguments, config, reward: EnvironmentReward, rollouts: RolloutLog):  # noqa: ANN001, ANN201
+    """The `HubPublisher` of a run with `--push-to-hub` or `--hub-dry-run` (`main` checked the repo)."""
+    from watercolour_trainer.publish import HubPublisher
+
+    identity = reward.replicas.reference or {}
+    about = {"base_model": args.model, "environments": ", ".join(reward.replicas.urls),
+             "pool_source": identity.get("pool source", "unknown"), "pool_revision": identity.get("pool revision", "?"),
+             "weights": args.env_reward_weights or identity.get("reward weights", "the deployment's"),
+             "run_name": config.run_name or "unnamed", "num_generations": config.num_generations}  # fmt: skip
+    dry_run = Path(args.hub_dry_run) if args.hub_dry_run else None
+    return HubPublisher(config.hub_model_id, rollouts.folder, about, dry_run=dry_run, token=config.hub_token)
 
 
 def describe_training(model) -> str:  # noqa: ANN001 (a transformers or peft model)

@@ -80,3 +80,55 @@ def test_resuming_without_a_checkpoint_is_refused_before_the_model_loads(server_
     with pytest.raises(ConfigError, match="no trainer_state.json"):
         main(["--config", "trainer/configs/demo.yaml", "--env_url", server_url,
               "--output_dir", str(tmp_path), "--resume_from_checkpoint", str(tmp_path)])  # fmt: skip
+
+
+def test_a_run_reported_to_trackio_reads_back_with_the_environments_metrics(server_url, tmp_path, monkeypatch):
+    """`--report_to trackio` (local, no Space): the step's reward, the environment's shares and
+    each scored component land in trackio's store, under the project and run name given."""
+    import importlib
+
+    monkeypatch.setenv("TRACKIO_DIR", str(tmp_path / "trackio"))
+    import trackio.sqlite_storage
+    import trackio.utils
+
+    importlib.reload(trackio.utils)  # its TRACKIO_DIR is read at import
+    importlib.reload(trackio.sqlite_storage)
+    main(small_run(server_url, tmp_path / "run", "--report_to", "trackio", "--project", "watercolour-test",
+                   "--run-tag", "smoke"))  # fmt: skip
+    logs = trackio.sqlite_storage.SQLiteStorage.get_logs("watercolour-test", "smoke")
+    keys = set().union(*(row.keys() for row in logs))
+    assert {"train/reward", "train/env/gate_fail_share", "train/env/unscored_share", "train/env/gate"} <= keys, keys
+    assert str(tmp_path / "trackio") in str(trackio.sqlite_storage.SQLiteStorage.get_project_db_path("x"))
+
+
+def test_push_to_hub_as_a_dry_run_writes_what_would_be_uploaded_and_it_reads_back_as_the_run(server_url, tmp_path):
+    import hashlib
+
+    from peft import PeftModel
+
+    from watercolour_trainer.policy import load_policy
+    from watercolour_trainer.publish import load_dry_run
+
+    dry = tmp_path / "hub"
+    main(small_run(server_url, tmp_path / "run", "--push-to-hub", "--out", "me/wc-test", "--hub-dry-run", str(dry),
+                   "--run-tag", "dry"))  # fmt: skip
+    rollouts, card, adapter_dir = load_dry_run(dry, "me/wc-test")
+    assert list(rollouts) == read_rollouts(tmp_path / "run")  # the dataset is the run's rollouts, row for row
+    assert "base_model: smollm2-135m-instruct" in card and server_url in card and "pool" in card
+    assert "PeftModel.from_pretrained" in card and "me/wc-test-rollouts" in card
+    uploads = json.loads((dry / "uploads.json").read_text())
+    paths = {(u["repo_id"], u["path_in_repo"]) for u in uploads}
+    assert {("me/wc-test", "adapter_model.safetensors"), ("me/wc-test", "README.md"),
+            ("me/wc-test-rollouts", "data/rollouts.jsonl"), ("me/wc-test-rollouts", "README.md")} <= paths  # fmt: skip
+    for u in uploads:  # the manifest says exactly what the folders hold
+        assert hashlib.sha256((dry / u["repo_id"] / u["path_in_repo"]).read_bytes()).hexdigest() == u["sha256"]
+    base, _ = load_policy("smollm2-135m-instruct")
+    loaded = PeftModel.from_pretrained(base, str(adapter_dir))
+    assert any("lora_A" in name for name, _ in loaded.named_parameters())
+
+
+def test_push_to_hub_without_a_repo_is_refused_before_the_model_loads(server_url, tmp_path):
+    from watercolour_env.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="--out"):
+        main(small_run(server_url, tmp_path, "--push-to-hub"))
