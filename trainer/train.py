@@ -135,32 +135,38 @@ def publisher(args: WatercolourArguments, config, reward: EnvironmentReward, rol
 def describe_training(model) -> str:  # noqa: ANN001 (a transformers or peft model)
     """One line: trainable and total parameters, LoRA's modules, and whether fused experts got any.
 
-    The line counts the module names that got LoRA adapters and, on a mixture-of-experts
-    model, how many expert blocks did.
-    Fused experts (one module holding every expert's weights as 3-D parameters, as transformers
-    5 builds Qwen3-MoE) are not `nn.Linear`, so `all-linear` passes them by: the line says so.
+    The line counts the modules that got LoRA adapters by name and, on a mixture-of-experts
+    model, how many expert blocks did. Transformers 5 builds Qwen3-MoE's experts fused (one
+    module holding every expert's weights as 3-D parameters); peft 0.21's `all-linear` adapts
+    them through a parameter wrapper (`experts.gate_up_proj`, `experts.down_proj`), which older
+    versions did not (the seed's run left them frozen). Measured: docs/LOG.md, issue 16.
     """
+    import re
     from collections import Counter
 
     trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
     total = sum(p.numel() for p in model.parameters())
     adapted: Counter[str] = Counter()
-    experts: list[tuple[str, bool]] = []
+    wrapped: set[str] = set()  # modules holding an adapter, ".base_layer" links removed
+    experts: list[str] = []
     for name, module in model.named_modules():
+        plain = re.sub(r"(\.base_layer)+", "", name)
         if hasattr(module, "lora_A") and hasattr(module, "base_layer"):
-            adapted[name.rsplit(".", 1)[-1]] += 1
+            # a peft ParamWrapper adapts one parameter of a module (a fused experts tensor)
+            parameter = getattr(module, "parameter_name", None)
+            label = plain.rsplit(".", 1)[-1] + (f".{parameter}" if parameter else "")
+            adapted[label] += 1
+            wrapped.add(plain)
         if type(module).__name__.endswith("Experts"):
-            has_adapter = any(hasattr(m, "lora_A") or "lora" in n for n, m in module.named_modules() if n)
-            has_adapter = has_adapter or any("lora" in n for n, _ in module.named_parameters())
-            experts.append((name, has_adapter))
+            experts.append(plain)
     line = f"trainable parameters: {trainable:,} of {total:,} ({100 * trainable / max(total, 1):.2f}%)"
     if adapted:
         line += "; LoRA on " + ", ".join(f"{n} x{k}" for n, k in sorted(adapted.items()))
     if experts:
-        with_adapter = sum(a for _, a in experts)
-        line += f"; fused experts: {with_adapter} of {len(experts)} blocks adapted" + (
-            "" if with_adapter else " (all-linear targets nn.Linear; the experts' 3-D weights are not)"
-        )
+        with_adapter = sum(1 for e in experts if e in wrapped)
+        line += f"; fused experts: {with_adapter} of {len(experts)} blocks adapted"
+        if not with_adapter:
+            line += " (their 3-D weights are not nn.Linear: all-linear passed them by)"
     return line
 
 
