@@ -117,6 +117,7 @@ class EnvironmentReward:
         self.weights = weights
         self.max_unscored_share = max_unscored_share
         self.references = references
+        self.seconds = 0.0  # time spent in calls, all told (the trainer's step line reads it)
 
     def check_configuration(self, subject: str | None = None) -> None:
         """Checks every replica before the model loads: alike, reachable, and accepting the options.
@@ -191,6 +192,13 @@ class EnvironmentReward:
         components and violations go to the completions table, and the step's shares (gate
         failures, unscored) and each component's mean to the logged metrics.
         """
+        started = time.perf_counter()
+        try:
+            return await self._score(completions, kwargs)
+        finally:
+            self.seconds += time.perf_counter() - started
+
+    async def _score(self, completions: list[Any], kwargs: dict[str, Any]) -> list[float | None]:
         n = len(completions)
         seeds = kwargs.get("seed") or [0] * n
         subjects = kwargs.get("subject") or [None] * n

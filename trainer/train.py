@@ -17,6 +17,8 @@ from pathlib import Path
 
 from datasets import Dataset
 from peft import LoraConfig
+from tqdm.auto import tqdm
+from transformers import TrainerCallback
 from transformers.trainer_utils import get_last_checkpoint
 from trl import GRPOTrainer
 
@@ -114,9 +116,62 @@ def main(argv: list[str] | None = None) -> None:
         callbacks=callbacks,
     )
     log.info("%s", describe_training(trainer.model))
+    StepLine(reward).attach(trainer)
     trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
     rollouts.flush()
     summary(rollouts, time.perf_counter() - started)
+
+
+class StepLine(TrainerCallback):
+    """After each logged step, one line: the reward, the environment's shares, and the time split.
+
+    `step 3/110: reward 0.431 (std 0.120), gate failures 12%, unscored 0% | generation 44 s,
+    environment 6 s, optimisation 4 s`. Generation is the time in TRL's generate-and-score minus
+    the reward function's; optimisation is the rest of the step.
+    """
+
+    def __init__(self, reward: EnvironmentReward) -> None:
+        self.reward = reward
+        self.generating = self.rewarding = 0.0
+        self.started = time.perf_counter()
+
+    def attach(self, trainer: GRPOTrainer) -> None:
+        """Adds itself to `trainer` and times its generate-and-score calls."""
+        generate = trainer._generate_and_score_completions
+
+        def timed(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            started, in_reward = time.perf_counter(), self.reward.seconds
+            try:
+                return generate(*args, **kwargs)
+            finally:
+                self.generating += time.perf_counter() - started
+                self.rewarding += self.reward.seconds - in_reward
+
+        trainer._generate_and_score_completions = timed
+        trainer.add_callback(self)
+
+    def on_step_begin(self, args, state, control, **kwargs) -> None:  # noqa: ANN001, ANN003
+        """Starts the step's clock."""
+        self.started, self.generating, self.rewarding = time.perf_counter(), 0.0, 0.0
+
+    def on_log(self, args, state, control, logs=None, **kwargs) -> None:  # noqa: ANN001, ANN003
+        """Prints the line for a step's log (not for the run's closing summary)."""
+        if not logs or "reward" not in logs:
+            return
+        step_s = time.perf_counter() - self.started
+
+        def share(name: str) -> str:
+            value = logs.get(f"env/{name}_share")
+            return "n/a" if value is None else f"{float(value):.0%}"
+
+        reward = "n/a" if logs.get("reward") is None else f"{float(logs['reward']):.3f}"
+        std = "n/a" if logs.get("reward_std") is None else f"{float(logs['reward_std']):.3f}"
+        generation = self.generating - self.rewarding
+        tqdm.write(
+            f"step {state.global_step}/{state.max_steps}: reward {reward} (std {std}), gate failures "
+            f"{share('gate_fail')}, unscored {share('unscored')} | generation {generation:.0f} s, "
+            f"environment {self.rewarding:.0f} s, optimisation {max(0.0, step_s - self.generating):.0f} s"
+        )
 
 
 def publisher(args: WatercolourArguments, config, reward: EnvironmentReward, rollouts: RolloutLog):  # noqa: ANN001, ANN201

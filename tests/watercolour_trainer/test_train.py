@@ -28,8 +28,10 @@ def read_rollouts(output_dir) -> list[dict]:
     return [json.loads(line) for line in (output_dir / "rollouts" / "rollouts.jsonl").read_text().splitlines()]
 
 
-def test_one_grpo_step_of_the_embedded_policy_writes_rollouts_gallery_and_curve(server_url, tmp_path):
+def test_one_grpo_step_of_the_embedded_policy_writes_rollouts_gallery_and_curve(server_url, tmp_path, capsys):
     main(small_run(server_url, tmp_path))
+    line = next(x for x in capsys.readouterr().out.replace("\r", "\n").splitlines() if x.startswith("step 1/1:"))
+    assert "reward" in line and "unscored" in line and "generation" in line and "environment" in line
     rollouts = read_rollouts(tmp_path)
     assert len(rollouts) == 2
     assert {r["step"] for r in rollouts} == {1}
