@@ -327,6 +327,7 @@ class EnvironmentReward:
             group=group,
             position=position,
             subject=obs.subject,
+            prompt=obs.prompt,
             seed=obs.seed,
             completion=reply,
             sketch=obs.sketch,
@@ -350,7 +351,7 @@ def log_to_trl(
 ) -> None:
     """Sends a batch's episodes to TRL's completions table and metrics.
 
-    Columns: each completion's status, violations and component values. Metrics (`env/...`,
+    Columns: each completion's status, violations, JavaScript errors and component values. Metrics (`env/...`,
     averaged by TRL over a logging step): the gate-failure and unscored shares, each component's
     mean over the completions it scored, the mean render time.
     """
@@ -358,6 +359,7 @@ def log_to_trl(
     n = max(len(results), 1)
     log_extra("status", [obs.status.value if obs else "infra_error" for obs in observations])
     log_extra("violations", [",".join(v.value for v in obs.violations) if obs else "" for obs in observations])
+    log_extra("js_errors", [" | ".join(obs.js_errors)[:500] if obs else "" for obs in observations])
     names = sorted({c.name for obs in observations if obs for c in obs.reward_components})
     for name in names:
         values = [next((c.value for c in obs.reward_components if c.name == name), None) if obs else None

@@ -1,7 +1,7 @@
 """Every rollout of a run kept where a person can open it: JSONL, PNGs, gallery and curve.
 
 Layout of a rollouts folder:
-    rollouts.jsonl   one JSON object per rollout (step, group, position, completion, sketch,
+    rollouts.jsonl   one JSON object per rollout (step, group, position, prompt, completion, sketch,
                      reward, status, components, violations, image path)
     paintings/       step0001-g00-p00.png, ... (only rollouts that rendered)
     curve.csv        per step: rollouts, reward mean and population std over rollouts with a
@@ -49,6 +49,7 @@ class Rollout:
     queue_ms: float | None = None
     image: str | None = None
     detail: str = ""
+    prompt: str = ""  # the user prompt the environment gave at reset ("" when it never answered)
 
 
 class RolloutLog:

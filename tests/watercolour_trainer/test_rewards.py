@@ -26,6 +26,7 @@ def test_a_group_is_scored_through_the_server_and_every_rollout_is_kept(server_u
     kept = log.rollouts
     assert [(r.group, r.position) for r in kept] == [(0, 0), (0, 1), (0, 2)]
     assert {r.seed for r in kept} == {7}
+    assert all(r.prompt.startswith("Paint a peach hibiscus") for r in kept)  # the prompt the policy saw
     assert kept[0].image and (tmp_path / kept[0].image).is_file()
     assert kept[1].violations == ["bare_primitive", "no_brush_paint"] and kept[1].image is None
     assert (tmp_path / "gallery.html").is_file() and (tmp_path / "curve.csv").is_file()
@@ -116,3 +117,19 @@ def test_the_default_episode_timeout_is_the_servers_default_deadline_plus_the_ma
     from watercolour_trainer.rewards import DEFAULT_EPISODE_TIMEOUT_S, EPISODE_TIMEOUT_MARGIN_S
 
     assert DEFAULT_EPISODE_DEADLINE_S + EPISODE_TIMEOUT_MARGIN_S == DEFAULT_EPISODE_TIMEOUT_S == 120 + 30
+
+
+@pytest.mark.server
+@pytest.mark.browser
+def test_trls_completion_table_gets_each_rollouts_status_violations_errors_and_components(server_url):
+    columns: dict[str, list] = {}
+    metrics: dict[str, float] = {}
+    reward = EnvironmentReward(server_url, num_generations=3)
+    completions = [example("hibiscus.js"), example("bare_primitives.js"), example("throws_in_draw.js")]
+    asyncio.run(reward(prompts=["p"] * 3, completions=completions, seed=[7] * 3,
+                       log_extra=columns.__setitem__, log_metric=metrics.__setitem__))  # fmt: skip
+    assert columns["status"] == ["scored", "rejected", "rejected"]
+    assert columns["violations"][1] == "bare_primitive,no_brush_paint"
+    assert columns["js_errors"][0] == "" and columns["js_errors"][2] != ""  # the sketch that throws
+    assert columns["embedded"][0] is not None and columns["embedded"][1] is None  # the gate stopped it
+    assert metrics["env/gate_fail_share"] == pytest.approx(2 / 3) and metrics["env/unscored_share"] == 0
