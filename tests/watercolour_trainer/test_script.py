@@ -83,3 +83,34 @@ def test_uv_runs_the_script_for_one_grpo_step_against_a_local_server(tmp_path):
     rows = [json.loads(line) for line in (out / "rollouts" / "rollouts.jsonl").read_text().splitlines()]
     assert [(r["step"], r["position"]) for r in rows] == [(1, 0), (1, 1)]
     assert "LoRA on" in finished.stderr and "trainable parameters" in finished.stderr
+
+
+def test_a_job_finds_the_package_in_the_space_its_env_url_names():
+    """On a Job the script asks the Hub which <owner>/<name> a Space host is: a local server
+    answering the Hub's `GET /api/spaces/<owner>/<name>` (200 for the one Space, 404 else)."""
+    from fastapi import FastAPI
+    from fastapi.responses import JSONResponse
+
+    from tests.conftest import serving
+
+    asked: list[str] = []
+    hub = FastAPI()
+
+    @hub.get("/api/spaces/{owner}/{name}")
+    def space(owner: str, name: str):
+        asked.append(f"{owner}/{name}")
+        if (owner, name) != ("you-and-me", "watercolour-env"):
+            return JSONResponse({"error": "Repository not found"}, status_code=404)
+        return {"id": "you-and-me/watercolour-env", "author": "you-and-me", "sha": "0" * 40, "private": False,
+                "lastModified": "2026-12-01T00:00:00.000Z", "tags": [], "siblings": []}  # fmt: skip
+
+    code = ("import importlib.util, sys; spec = importlib.util.spec_from_file_location('g', sys.argv[1]); "
+            "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); "
+            "print(m.space_of(['--env-url', 'https://you-and-me-watercolour-env.hf.space']))")  # fmt: skip
+    with serving(hub) as url:
+        found = subprocess.run([sys.executable, "-c", code, str(SCRIPT)], capture_output=True, text=True, timeout=60,
+                               env={**os.environ, "HF_ENDPOINT": url, "HF_HUB_OFFLINE": "0"})  # fmt: skip
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.strip() == "you-and-me/watercolour-env"
+    # each split of the host is asked in order until one exists
+    assert asked == ["you/and-me-watercolour-env", "you-and/me-watercolour-env", "you-and-me/watercolour-env"]
