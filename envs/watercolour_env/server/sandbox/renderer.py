@@ -287,13 +287,13 @@ class Renderer(PageRecovery):
 
     async def _render_on(
         self,
-        page,
+        page,  # noqa: ANN001 (a Playwright page with the pool's attributes)
         sketch: str,
         seed: int,
         deadline_s: float,
         retried: bool,
         started: float,
-        queued_s: float,  # noqa: ANN001
+        queued_s: float,
     ) -> RenderResult:
         generation = page.generation
         url, nonce = self._library.add_frame(sketch, seed)
