@@ -46,14 +46,19 @@ from pathlib import Path
 
 
 def mount(root: Path) -> None:
-    """Makes `watercolour_env` (root/envs) and `watercolour_trainer` (root/trainer) importable."""
-    sys.path.insert(0, str(root / "envs"))
-    spec = importlib.util.spec_from_file_location(
-        "watercolour_trainer", root / "trainer" / "__init__.py", submodule_search_locations=[str(root / "trainer")]
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["watercolour_trainer"] = module
-    spec.loader.exec_module(module)
+    """Makes the checkout's two packages importable, registered by location.
+
+    `watercolour_env` is root/envs/watercolour_env and `watercolour_trainer` is root/trainer; the
+    import path is left as it is.
+    """
+    packages = {"watercolour_env": root / "envs" / "watercolour_env", "watercolour_trainer": root / "trainer"}
+    for name, folder in packages.items():
+        spec = importlib.util.spec_from_file_location(
+            name, folder / "__init__.py", submodule_search_locations=[str(folder)]
+        )
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
 
 
 def space_of(argv: list[str]) -> str | None:
