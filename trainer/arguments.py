@@ -184,8 +184,9 @@ def parse_arguments(argv: list[str] | None = None):  # noqa: ANN201 (Watercolour
     """`(WatercolourArguments, GRPOConfig)` from a command line (sys.argv[1:] when None).
 
     Raises:
-        ConfigError: an unknown flag (prefixes are not guessed: `--learning-rat` is refused), or
-            a value out of range (`WatercolourArguments.__post_init__`).
+        ConfigError: an unknown flag (prefixes are not guessed: `--learning-rat` is refused), a
+            value out of range (`WatercolourArguments.__post_init__`), or a setting
+            `TrainingArguments` refuses (bf16 without a GPU, say), with its message.
         SystemExit: argparse's refusal of a value of the wrong type (exit code 2).
     """
     import sys
@@ -196,11 +197,16 @@ def parse_arguments(argv: list[str] | None = None):  # noqa: ANN201 (Watercolour
     parser = TrlParser((WatercolourArguments, GRPOConfig), allow_abbrev=False)  # a typo is refused, not guessed
     try:
         return parser.parse_args_and_config(args=_bare_booleans(translate_seed_flags(argv), GRPOConfig))
-    except ValueError as err:
-        if "not used by the HfArgumentParser" not in str(err):
-            raise
-        unknown = str(err).partition(": ")[2]
-        raise ConfigError(f"unknown flag(s) {unknown}; `watercolour train --help` lists them") from err
+    except ValueError as err:  # TrainingArguments' own refusals: one line, not a traceback
+        message = " ".join(str(err).split())
+        if "not used by the HfArgumentParser" in message:
+            unknown = message.partition(": ")[2]
+            raise ConfigError(
+                f"unknown flag(s) {unknown}; `python -m watercolour_trainer.train --help` lists them"
+            ) from err
+        if "bf16" in message and "use_cpu" in message:
+            message += " (on a machine without a GPU: --use_cpu true --bf16 false)"
+        raise ConfigError(message) from err
 
 
 def _bare_booleans(argv: list[str], *dataclasses_: type) -> list[str]:

@@ -127,3 +127,13 @@ def test_each_published_runs_config_is_the_seeds_command_with_its_weights(seed_r
         if name in {"env_url", "run_name", "hub_model_id", "push_to_hub", "output_dir"}:
             continue  # the user's: where the environment is, where the adapter goes
         assert getattr(args if where == "args" else config, name) == value, name
+
+
+def test_a_setting_trainingarguments_refuses_is_one_line_that_says_what_to_set():
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("a GPU here takes bf16")
+    with pytest.raises(ConfigError, match="--use_cpu true --bf16 false") as refused:
+        parse_arguments(["--bf16", "true", "--use_cpu", "false"])
+    assert "\n" not in str(refused.value)
