@@ -5,7 +5,7 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 JS_DIR := envs/watercolour_env/server/sandbox/js
-APT_PACKAGES := chromium libegl-mesa0 libgl1-mesa-dri fonts-dejavu-core
+APT_PACKAGES := chromium libegl1 libegl-mesa0 libgl1-mesa-dri fonts-dejavu-core
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The CPU build of torch; on machines of this kind pip takes it from local disk.
 TORCH := torch==2.13.0
@@ -15,7 +15,7 @@ HPS_VENV := .venv-hpsv3
 HPS_DIR := scorers/hpsv3_space
 HPSV3 := hpsv3==1.0.0
 
-.PHONY: install demo test lint clean
+.PHONY: install demo test lint clean lock docker-env
 
 install: .stamps/apt .stamps/npm .stamps/venv
 
@@ -59,6 +59,17 @@ demo: install
 test: install .stamps/hpsv3-venv
 	$(VENV)/bin/pytest
 	$(HPS_VENV)/bin/pytest tests/hpsv3_space --confcutdir=tests/hpsv3_space -p no:cacheprovider
+
+# The environment image's pinned dependencies: exactly the versions `make test` runs, with hashes.
+lock: install
+	$(VENV)/bin/pip freeze --exclude-editable > .stamps/freeze.txt
+	echo setuptools | $(VENV)/bin/uv pip compile pyproject.toml - --quiet --python-version 3.11 \
+	  --python-platform x86_64-manylinux_2_28 -c .stamps/freeze.txt --generate-hashes --no-annotate \
+	  --custom-compile-command "make lock" -o docker/env-requirements.txt
+
+# Build the environment image and run it on 127.0.0.1:7860 (starts a Docker engine if none answers).
+docker-env: install
+	$(VENV)/bin/python -m tests.docker.engine run-env
 
 lint: install
 	$(VENV)/bin/ruff check .

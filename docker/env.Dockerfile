@@ -1,24 +1,52 @@
-# The environment server as a Hugging Face Docker Space (port 7860).
-# Build from the repository root: docker build -f docker/env.Dockerfile -t watercolour-env .
-FROM python:3.11-slim-bookworm
+# The environment server as a Hugging Face Docker Space: CPU only, port 7860.
+# Build context: the folder `watercolour deploy env` uploads (this file is its Dockerfile), or the
+# repository root: docker build -f docker/env.Dockerfile -t watercolour-env .
+# Only syntax that both Docker 20.10 and Hugging Face's builder accept: no `# syntax=` line, no
+# heredocs, no `COPY --link`.
 
+# Node and npm exist only in this stage: they fetch the p5 and p5.brush that package-lock.json pins.
+FROM debian:bookworm-slim AS js
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends chromium libegl-mesa0 libgl1-mesa-dri fonts-dejavu-core nodejs npm \
+    && apt-get install -y --no-install-recommends ca-certificates nodejs npm \
     && rm -rf /var/lib/apt/lists/*
+WORKDIR /js
+COPY envs/watercolour_env/server/sandbox/js/package.json envs/watercolour_env/server/sandbox/js/package-lock.json ./
+RUN npm ci --no-audit --no-fund
 
-RUN useradd -m -u 1000 user
+FROM debian:bookworm-slim
+# Debian's Chromium; EGL (glvnd) with Mesa's llvmpipe for the fast WebGL path; libatomic1 for the Node.js
+# that Playwright's wheel carries.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends \
+        ca-certificates chromium fonts-dejavu-core libatomic1 libegl1 libegl-mesa0 libgl1-mesa-dri python3 python3-venv \
+    && rm -rf /var/lib/apt/lists/* \
+    && useradd --create-home --uid 1000 user
+
+ENV VIRTUAL_ENV=/opt/venv \
+    PATH=/opt/venv/bin:$PATH \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /home/user/app
+# The server's dependencies, pinned with hashes (`make lock` writes the file); no trainer extras.
+COPY docker/env-requirements.txt docker/env-requirements.txt
+RUN python3 -m venv /opt/venv \
+    && pip install --require-hashes -r docker/env-requirements.txt
 
-COPY --chown=user envs/watercolour_env/server/sandbox/js/package.json envs/watercolour_env/server/sandbox/js/package-lock.json envs/watercolour_env/server/sandbox/js/
-RUN npm ci --prefix envs/watercolour_env/server/sandbox/js --no-audit --no-fund
+COPY pyproject.toml README.md ./
+COPY envs envs
+COPY trainer trainer
+COPY --from=js /js/node_modules envs/watercolour_env/server/sandbox/js/node_modules
+RUN pip install --no-deps --no-build-isolation -e . \
+    && watercolour --help > /dev/null
 
-COPY --chown=user pyproject.toml README.md ./
-COPY --chown=user envs envs
-COPY --chown=user trainer trainer
-RUN pip install --no-cache-dir -e .
-
+# Chromium needs a writable HOME; Spaces run the container as uid 1000.
 USER user
-ENV WATERCOLOUR_HOST=0.0.0.0 \
+ENV HOME=/home/user \
+    WATERCOLOUR_HOST=0.0.0.0 \
     WATERCOLOUR_PORT=7860
 EXPOSE 7860
-CMD ["watercolour", "serve"]
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+    CMD ["python3", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:7860/health', timeout=4)"]
+# -v logs the pool, the reward weights and the renderer check at start-up.
+CMD ["watercolour", "-v", "serve"]
