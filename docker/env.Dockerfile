@@ -1,4 +1,5 @@
-# The environment server as a Hugging Face Docker Space: CPU only, port 7860.
+# The environment server as a Hugging Face Docker Space: CPU only, port 8000 (OpenEnv's port; the
+# Space card sets app_port: 8000).
 # Build context: the folder `watercolour deploy env` uploads (this file is its Dockerfile), or the
 # repository root: docker build -f docker/env.Dockerfile -t watercolour-env .
 # Only syntax that both Docker 20.10 and Hugging Face's builder accept: no `# syntax=` line, no
@@ -40,13 +41,14 @@ COPY --from=js /js/node_modules envs/watercolour_env/server/sandbox/js/node_modu
 RUN pip install --no-deps --no-build-isolation -e . \
     && watercolour --help > /dev/null
 
-# Chromium needs a writable HOME; Spaces run the container as uid 1000.
-USER user
+# Spaces run the container as uid 1000 with HOME writable; it also serves as any uid with a
+# read-only root and a /tmp, as `openenv validate` runs it.
+USER 1000
 ENV HOME=/home/user \
     WATERCOLOUR_HOST=0.0.0.0 \
-    WATERCOLOUR_PORT=7860
-EXPOSE 7860
+    WATERCOLOUR_PORT=8000
+EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
-    CMD ["python3", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:7860/health', timeout=4)"]
+    CMD ["python3", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/health' % os.environ['WATERCOLOUR_PORT'], timeout=4)"]
 # -v logs the pool, the reward weights and the renderer check at start-up.
 CMD ["watercolour", "-v", "serve"]

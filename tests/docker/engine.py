@@ -5,7 +5,7 @@ no Docker engine. This module gives the `docker` tests (and `make docker-env`) w
 without touching the shipped Dockerfiles:
 
 - `ensure_packages` installs Debian's `docker.io` and `debootstrap` when missing;
-- `Engine` starts `dockerd` (no bridge, no iptables) when none answers, and stops it by PID;
+- `Engine` starts `dockerd` (no iptables rules, no NAT) when none answers, and stops it by PID;
 - `build_base` rebuilds `debian:bookworm-slim` from Debian's own packages (`debootstrap
   --variant=minbase bookworm`, `docker import`, the slim image's apt sources and dpkg
   excludes), then adds what only this host needs: its CA bundle (HTTPS here goes through an
@@ -40,7 +40,10 @@ DOCKER = "/usr/bin/docker"  # Debian's client, the same release as the engine (2
 BASE = "debian:bookworm-slim"
 ROOTFS_IMAGE = "watercolour-standin/rootfs:bookworm"
 MIRROR_PORT = 38421
-DOCKERD_FLAGS = ["--storage-driver", "overlay2", "--bridge", "none", "--iptables=false", "--ip-masq=false"]
+# A bridge (docker0) but no iptables rules and no NAT: containers reach nothing beyond this host,
+# builds reach the registries through `--network host`, and the host reaches a container's
+# published port on 127.0.0.1 (docker-proxy). `openenv validate` runs its subject that way.
+DOCKERD_FLAGS = ["--storage-driver", "overlay2", "--iptables=false", "--ip-masq=false"]
 HOST_CA = "/etc/ssl/certs/ca-certificates.crt"
 
 # What the official debian:bookworm-slim carries on top of a minbase system.
@@ -251,12 +254,17 @@ def build_base() -> str:
     return digest
 
 
-def build(dockerfile: Path, context: Path, tag: str) -> float:
-    """`docker build` of one image with the host's pip sources served; returns seconds taken."""
+def build(dockerfile: Path, context: Path, tag: str, buildkit: bool = True) -> float:
+    """`docker build` of one image with the host's pip sources served; returns seconds taken.
+
+    `buildkit=False` uses the classic builder, whose cache does not depend on the build's network:
+    a later plain `docker build` of the same folder without a network (as `openenv validate` runs
+    it) then takes every step from the cache.
+    """
     started = time.monotonic()
     with pip_mirror():
         run(DOCKER, "build", "--network", "host", "-f", str(dockerfile), "-t", tag, str(context),
-            env={**os.environ, "DOCKER_BUILDKIT": "1"})  # fmt: skip
+            env={**os.environ, "DOCKER_BUILDKIT": "1" if buildkit else "0"})  # fmt: skip
     return time.monotonic() - started
 
 

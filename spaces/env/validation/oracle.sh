@@ -1,0 +1,9 @@
+#!/bin/sh
+# The oracle: one episode with the starter pool's bloom-05 sketch (the action of runtime.json)
+# against a running environment; prints the observation as JSON. With the default weights it
+# scores 0.94 (docs/LOG.md, 2026-12-02; tests/docker/test_images.py checks >= 0.9).
+# Usage: validation/oracle.sh [URL]
+set -eu
+here=$(dirname "$0")
+python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["actions"][0]["reply"])' "$here/runtime.json" > /tmp/oracle-reply.md
+exec watercolour episode /tmp/oracle-reply.md --env-url "${1:-http://127.0.0.1:8000}" --seed 7 --subject "a peach hibiscus"

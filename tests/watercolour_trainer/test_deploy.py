@@ -1,0 +1,205 @@
+"""`watercolour deploy`: the dry runs (folder and calls), the refusals, and the real calls of
+huggingface_hub against a local server that answers the Hub's routes (the Hub cannot be reached here)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from tests.conftest import REPO, WATERCOLOUR, serving
+
+SECRET = "hf_secret_value_never_shown_0123"
+
+
+def deploy(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if not k.endswith("TOKEN")}
+    return subprocess.run([WATERCOLOUR, "deploy", *args], capture_output=True, text=True, timeout=120,
+                          env={**clean, **(env or {})})  # fmt: skip
+
+
+def tracked(*folders: str) -> set[str]:
+    out = subprocess.run(["git", "-C", str(REPO), "ls-files", *folders], capture_output=True, text=True, check=True)
+    return set(out.stdout.split())
+
+
+def files_in(folder: Path) -> set[str]:
+    return {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
+
+
+def test_a_dry_run_of_env_with_replicas_writes_the_folder_and_every_call(tmp_path):
+    result = deploy("env", "--space", "me/wenv", "--pool", "me/mypool@v2", "--preset", "judge-led", "--replicas", "2",
+                    "--set", "WATERCOLOUR_RENDER_WORKERS=6", "--dry-run", str(tmp_path),
+                    env={"WATERCOLOUR_API_TOKEN": SECRET, "HF_TOKEN": SECRET + "2"})  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    calls = json.loads((tmp_path / "calls.json").read_text())
+    space = str(tmp_path / "space")
+    expected = []
+    for name in ("me/wenv-1", "me/wenv-2"):
+        expected += [
+            {"call": "create_repo", "args": {"repo_id": name, "repo_type": "space", "space_sdk": "docker",
+                                             "private": False, "exist_ok": True}},
+            {"call": "add_space_variable", "args": {"repo_id": name, "key": "WATERCOLOUR_RENDER_WORKERS", "value": "6"}},
+            {"call": "add_space_variable", "args": {"repo_id": name, "key": "WATERCOLOUR_POOL", "value": "me/mypool@v2"}},
+            {"call": "add_space_variable", "args": {"repo_id": name, "key": "WATERCOLOUR_PRESET", "value": "judge-led"}},
+            {"call": "add_space_secret", "args": {"repo_id": name, "key": "WATERCOLOUR_API_TOKEN", "value": "***"}},
+            {"call": "add_space_secret", "args": {"repo_id": name, "key": "HF_TOKEN", "value": "***"}},
+            {"call": "request_space_hardware", "args": {"repo_id": name, "hardware": "cpu-upgrade"}},
+            {"call": "upload_folder", "args": {"repo_id": name, "repo_type": "space", "folder_path": space,
+                                               "commit_message": "Deploy with `watercolour deploy`"}},
+        ]  # fmt: skip
+    assert calls == expected
+    # every call is printed, and no secret appears anywhere
+    assert result.stdout.count("upload_folder(") == 2 and result.stdout.count("add_space_secret(") == 4
+    for path in tmp_path.rglob("*"):
+        if path.is_file():
+            assert SECRET.encode() not in path.read_bytes(), path
+    assert SECRET not in result.stdout + result.stderr
+
+    folder = tmp_path / "space"
+    hacks = {"validation/canaries/" + Path(p).name for p in tracked("tests/fixtures/sketches/hacks")}
+    validation = {p.removeprefix("spaces/env/") for p in tracked("spaces/env/validation")}
+    assert files_in(folder) == (
+        tracked("envs", "trainer") | hacks | validation
+        | {"Dockerfile", "README.md", "pyproject.toml", "openenv.yaml", "docker/env-requirements.txt",
+           "__init__.py", "client.py"}
+    )  # fmt: skip
+    assert (folder / "Dockerfile").read_bytes() == (REPO / "docker/env.Dockerfile").read_bytes()
+    assert (folder / "README.md").read_bytes() == (REPO / "spaces/env/README.md").read_bytes()
+    assert not any("node_modules" in p or "__pycache__" in p for p in files_in(folder))
+
+
+def test_a_duplicate_uploads_nothing_and_points_the_copy_at_its_own_pool(tmp_path):
+    result = deploy("env", "--duplicate-from", "artist/watercolour-env", "--space", "me/my-env", "--pool", "me/mine",
+                    "--dry-run", str(tmp_path))  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    calls = json.loads((tmp_path / "calls.json").read_text())
+    assert calls == [
+        {"call": "duplicate_repo", "args": {"from_id": "artist/watercolour-env", "to_id": "me/my-env",
+                                            "repo_type": "space", "private": False, "exist_ok": True}},
+        {"call": "add_space_variable", "args": {"repo_id": "me/my-env", "key": "WATERCOLOUR_POOL", "value": "me/mine"}},
+        {"call": "request_space_hardware", "args": {"repo_id": "me/my-env", "hardware": "cpu-upgrade"}},
+    ]  # fmt: skip
+    assert not (tmp_path / "space").exists()
+
+
+def test_a_dry_run_of_hpsv3_sets_a_gpu_a_sleep_time_and_its_token_as_a_secret(tmp_path):
+    result = deploy("hpsv3", "--space", "me/hps", "--hardware", "a100-large", "--set", "HPSV3_MAX_BATCH=8",
+                    "--dry-run", str(tmp_path), env={"HPSV3_API_TOKEN": SECRET})  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    calls = json.loads((tmp_path / "calls.json").read_text())
+    assert [c["call"] for c in calls] == ["create_repo", "add_space_variable", "add_space_secret",
+                                          "request_space_hardware", "upload_folder"]  # fmt: skip
+    assert calls[2]["args"] == {"repo_id": "me/hps", "key": "HPSV3_API_TOKEN", "value": "***"}
+    assert calls[3]["args"] == {"repo_id": "me/hps", "hardware": "a100-large", "sleep_time": 3600}
+    folder = tmp_path / "space"
+    assert files_in(folder) == tracked("scorers/hpsv3_space") | {"Dockerfile", "README.md"}
+    assert (folder / "Dockerfile").read_bytes() == (REPO / "docker/hpsv3.Dockerfile").read_bytes()
+    assert SECRET not in result.stdout and SECRET.encode() not in (tmp_path / "calls.json").read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["env", "--space", "no-slash"], "is not USER/NAME"),
+        (["env", "--space", "me/x", "--preset", "hps-best"], "is not one of embedded, hps-only"),
+        (["env", "--space", "me/x", "--set", "WATERCOLOUR_API_TOKEN=abc"], "credentials go in as secrets"),
+        (["env", "--space", "me/x", "--set", "HPSV3_MAX_BATCH=4"], "reads WATERCOLOUR_* variables only"),
+        (["env", "--space", "me/x", "--pool", "not a pool"], "is not a Hub dataset"),
+        (["env", "--space", "me/x", "--hardware", "cpu-huge"], "is not a Space hardware"),
+        (["hpsv3", "--space", "me/x", "--hardware", "cpu-upgrade"], "needs a GPU"),
+    ],
+)
+def test_a_misconfiguration_is_refused_in_one_line(tmp_path, args, message):
+    result = deploy(*args, "--dry-run", str(tmp_path / "out"))
+    assert result.returncode == 2
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_without_a_token_a_real_deploy_stops_before_any_call(tmp_path):
+    result = deploy("env", "--space", "me/x", env={"HF_HOME": str(tmp_path), "HF_HUB_OFFLINE": "0"})
+    assert result.returncode == 2
+    assert "no Hugging Face token" in result.stderr and "create_repo" not in result.stdout
+
+
+@pytest.fixture
+def hub():
+    """A local server answering the Hub routes `deploy` uses, recording each request."""
+    seen: list[tuple[str, str, object]] = []
+    app = FastAPI()
+
+    @app.post("/api/repos/create")
+    async def create(request: Request):
+        body = await request.json()
+        seen.append(("create", body["name"], body))
+        return {"url": f"https://huggingface.co/spaces/{body['organization']}/{body['name']}"}
+
+    @app.post("/api/spaces/{owner}/{name}/variables")
+    async def variable(owner: str, name: str, request: Request):
+        body = await request.json()
+        seen.append(("variable", f"{owner}/{name}", body))
+        return {body["key"]: {"value": body["value"], "updatedAt": "2026-12-02T00:00:00.000Z"}}
+
+    @app.post("/api/spaces/{owner}/{name}/secrets")
+    async def secret(owner: str, name: str, request: Request):
+        seen.append(("secret", f"{owner}/{name}", await request.json()))
+        return {}
+
+    @app.post("/api/spaces/{owner}/{name}/hardware")
+    async def hardware(owner: str, name: str, request: Request):
+        body = await request.json()
+        seen.append(("hardware", f"{owner}/{name}", body))
+        return {"stage": "BUILDING", "hardware": {"current": None, "requested": body["flavor"]},
+                "sleepTime": body.get("sleepTimeSeconds"), "storage": None}  # fmt: skip
+
+    @app.post("/api/validate-yaml")
+    async def validate_yaml(request: Request):
+        body = await request.json()
+        card = yaml.safe_load(body["content"].split("---")[1])
+        seen.append(("card", body["repoType"], card))
+        if body["repoType"] == "space" and card.get("sdk") not in ("docker", "gradio", "static"):
+            return JSONResponse({"errors": [{"message": '"sdk" is required'}]}, status_code=400)
+        return {"errors": [], "warnings": []}
+
+    @app.post("/api/spaces/{owner}/{name}/preupload/{revision}")
+    async def preupload(owner: str, name: str, revision: str, request: Request):
+        body = await request.json()
+        return {"files": [{"path": f["path"], "uploadMode": "regular", "shouldIgnore": False} for f in body["files"]]}
+
+    @app.post("/api/spaces/{owner}/{name}/commit/{revision}")
+    async def commit(owner: str, name: str, revision: str, request: Request):
+        lines = [json.loads(line) for line in (await request.body()).decode().splitlines() if line.strip()]
+        files = {x["value"]["path"]: base64.b64decode(x["value"]["content"]) for x in lines if x["key"] == "file"}
+        seen.append(("commit", f"{owner}/{name}", files))
+        return {"commitUrl": f"https://huggingface.co/spaces/{owner}/{name}/commit/{'0' * 40}",
+                "commitOid": "0" * 40, "success": True}  # fmt: skip
+
+    with serving(app) as url:
+        yield url, seen
+
+
+def test_a_real_deploy_makes_the_calls_of_its_dry_run_on_the_hub(hub, tmp_path):
+    url, seen = hub
+    env = {"HF_ENDPOINT": url, "HF_TOKEN": "hf_writer_token", "HF_HUB_OFFLINE": "0", "HF_HOME": str(tmp_path),
+           "HPSV3_API_TOKEN": SECRET}  # fmt: skip
+    result = deploy("hpsv3", "--space", "me/hps", env=env)
+    assert result.returncode == 0, result.stderr
+    kinds = [(kind, repo) for kind, repo, _ in seen]
+    assert kinds == [("create", "hps"), ("secret", "me/hps"), ("hardware", "me/hps"), ("card", "space"),
+                     ("commit", "me/hps")]  # fmt: skip
+    assert seen[3][2]["sdk"] == "docker" and seen[3][2]["app_port"] == 7860
+    assert seen[0][2]["type"] == "space" and seen[0][2]["sdk"] == "docker"
+    assert seen[1][2] == {"key": "HPSV3_API_TOKEN", "value": SECRET}  # the real value reaches the Hub ...
+    assert SECRET not in result.stdout + result.stderr  # ... and is never shown
+    assert seen[2][2] == {"flavor": "l4x1", "sleepTimeSeconds": 3600}
+    files = seen[4][2]
+    assert files["Dockerfile"] == (REPO / "docker/hpsv3.Dockerfile").read_bytes()
+    assert set(files) == tracked("scorers/hpsv3_space") | {"Dockerfile", "README.md"}

@@ -1,0 +1,319 @@
+"""Deploy the environment and the HPSv3 scorer as Hugging Face Docker Spaces (`watercolour deploy`).
+
+Each deployment is: assemble the Space's folder from the checkout (its Dockerfile at the root, its
+card as README.md, the sources the image copies), then a short list of Hub calls made with
+`huggingface_hub.HfApi`: create the Space, set its variables and secrets, request hardware and a
+sleep time, upload the folder. `--dry-run DIR` makes no call: it writes the folder to
+`DIR/space/`, every call with its arguments to `DIR/calls.json` (secret values masked) and prints
+them. The folder is the one the `docker` tests build, so the image tested is the one deployed.
+
+The environment's Space also carries `trainer/`: a training Job fetches the project's code from it
+(docs/decisions/0004-one-training-command.md).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from watercolour_env.errors import ConfigError
+
+REPO = Path(__file__).resolve().parents[1]
+MASK = "***"
+SPACE_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}/[A-Za-z0-9][\w.-]{0,95}$")
+POOL_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+(@[\w./-]+)?$")
+# Settings that hold credentials: set on a Space only as secrets, read from the deployer's environment.
+ENV_SECRETS = ("WATERCOLOUR_API_TOKEN", "WATERCOLOUR_HPSV3_TOKEN", "WATERCOLOUR_JUDGE_TOKEN")
+HPSV3_SECRETS = ("HPSV3_API_TOKEN",)
+ENV_HARDWARE = "cpu-upgrade"
+SHIM = (
+    '"""The watercolour environment\'s client (`pip install` this Space, then import `watercolour_env`)."""\n\n'
+    "from watercolour_env import WatercolourAction, WatercolourEnv, WatercolourObservation  # noqa: F401\n"
+)
+HPSV3_HARDWARE = "l4x1"
+
+
+@dataclass
+class Plan:
+    """One deployment: the folder to upload (None when duplicating) and the Hub calls, in order.
+
+    Attributes:
+        folder: the assembled Space folder, or None for `--duplicate-from` (nothing uploaded).
+        calls: (method of HfApi, keyword arguments) pairs; secret values are real here and
+            masked only when shown (`shown`).
+        secrets: the secret values, to mask wherever a call is shown.
+    """
+
+    folder: Path | None
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    secrets: set[str] = field(default_factory=set)
+
+    def shown(self) -> list[dict[str, Any]]:
+        """The calls as JSON-ready dicts with every secret value replaced by `***`."""
+
+        def mask(value: Any) -> Any:  # noqa: ANN401
+            if isinstance(value, str) and value in self.secrets:
+                return MASK
+            if isinstance(value, dict):
+                return {k: mask(v) for k, v in value.items()}
+            if isinstance(value, list):
+                return [mask(v) for v in value]
+            if isinstance(value, Path):
+                return str(value)
+            return value
+
+        return [{"call": name, "args": mask(args)} for name, args in self.calls]
+
+
+def _tracked(*folders: str) -> list[str]:
+    """The checkout's tracked files under `folders` (paths relative to the repository root)."""
+    try:
+        out = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z", *folders],
+                             capture_output=True, text=True, check=True).stdout  # fmt: skip
+    except (OSError, subprocess.CalledProcessError) as err:
+        raise ConfigError(f"deploy runs from a git checkout of the project; {REPO} is not one ({err})") from err
+    return [path for path in out.split("\0") if path]
+
+
+def assemble(kind: str, into: Path) -> Path:
+    """Writes the Space folder of `kind` ("env" or "hpsv3") into `into` and returns it.
+
+    env: Dockerfile (docker/env.Dockerfile), README.md (spaces/env/README.md), pyproject.toml,
+    docker/env-requirements.txt, the tracked files of envs/ and trainer/, and what OpenEnv reads:
+    openenv.yaml, validation/ (spaces/env/validation: the runtime plan and the oracle, with the
+    reward-hack corpus of tests/fixtures/sketches/hacks as canaries/), and root `__init__.py` and
+    `client.py` re-exporting the client (the layout `openenv push` checks).
+    hpsv3: Dockerfile (docker/hpsv3.Dockerfile), README.md (spaces/hpsv3/README.md) and the
+    tracked files of scorers/hpsv3_space/.
+    """
+    if into.exists() and any(into.iterdir()):
+        raise ConfigError(f"{into} is not empty; give a new folder")
+    into.mkdir(parents=True, exist_ok=True)
+    copies = {"Dockerfile": f"docker/{kind}.Dockerfile", "README.md": f"spaces/{kind}/README.md"}
+    if kind == "env":
+        copies |= {"pyproject.toml": "pyproject.toml", "docker/env-requirements.txt": "docker/env-requirements.txt"}
+        copies |= {"openenv.yaml": "envs/watercolour_env/openenv.yaml"}
+        copies |= {path.replace("spaces/env/", "", 1): path for path in _tracked("spaces/env/validation")}
+        hacks = "tests/fixtures/sketches/hacks/"
+        copies |= {"validation/canaries/" + path.removeprefix(hacks): path for path in _tracked(hacks)}
+        sources = _tracked("envs", "trainer")
+    else:
+        sources = _tracked("scorers/hpsv3_space")
+    copies |= {path: path for path in sources}
+    for target, source in copies.items():
+        (into / target).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / source, into / target)
+    if kind == "env":
+        for name in ("__init__.py", "client.py"):
+            (into / name).write_text(SHIM)
+    return into
+
+
+def _space_names(space: str, replicas: int) -> list[str]:
+    if not SPACE_ID.match(space):
+        raise ConfigError(f"--space {space!r} is not USER/NAME")
+    if replicas < 1:
+        raise ConfigError(f"--replicas {replicas} must be 1 or more")
+    return [space] if replicas == 1 else [f"{space}-{i}" for i in range(1, replicas + 1)]
+
+
+def _pairs(settings: list[str], secrets: tuple[str, ...]) -> dict[str, str]:
+    """`KEY=VALUE` strings of `--set` as a dict; a credential among them is refused."""
+    found = {}
+    for item in settings:
+        key, sep, value = item.partition("=")
+        if not sep or not re.fullmatch(r"[A-Z][A-Z0-9_]*", key):
+            raise ConfigError(f"--set {item!r} is not KEY=VALUE with an upper-case KEY")
+        if key in secrets or "TOKEN" in key or key == "HF_TOKEN":
+            raise ConfigError(f"--set {key}: credentials go in as secrets; export {key} and deploy again")
+        found[key] = value
+    return found
+
+
+def _check_hardware(hardware: str) -> None:
+    from huggingface_hub import SpaceHardware
+
+    known = [h.value for h in SpaceHardware]
+    if hardware not in known:
+        raise ConfigError(f"--hardware {hardware!r} is not a Space hardware; one of {', '.join(known)}")
+
+
+def _secrets(names: tuple[str, ...], environ: dict[str, str]) -> dict[str, str]:
+    return {name: environ[name] for name in names if environ.get(name)}
+
+
+def plan_env(
+    space: str, *, folder: Path | None, pool: str | None = None, preset: str | None = None,
+    hardware: str = ENV_HARDWARE, replicas: int = 1, private: bool = False, sleep_after: int | None = None,
+    settings: list[str] = (), duplicate_from: str | None = None, environ: dict[str, str] | None = None,
+) -> Plan:  # fmt: skip
+    """The Hub calls that deploy the environment Space `space` (or `space-1 .. space-N`).
+
+    Args:
+        space: USER/NAME of the Space to create or update.
+        folder: the assembled Space folder to upload (None with `duplicate_from`).
+        pool: WATERCOLOUR_POOL, a Hub dataset `USER/NAME[@REVISION]`; the starter pool when None.
+        preset: WATERCOLOUR_PRESET, one of the rubric's presets.
+        hardware: a Space hardware name (`huggingface_hub.SpaceHardware`), cpu-upgrade by default.
+        replicas: N > 1 deploys `space-1 .. space-N`, for the trainer's `--env-replicas N`.
+        private: create the Space private (clients then send an HF token).
+        sleep_after: seconds of inactivity before the Space sleeps; None leaves the Hub's default.
+        settings: more `KEY=VALUE` variables (WATERCOLOUR_*), never credentials.
+        duplicate_from: USER/NAME of an environment Space to copy instead of uploading.
+        environ: where credentials are read (os.environ by default): WATERCOLOUR_API_TOKEN,
+            WATERCOLOUR_HPSV3_TOKEN and WATERCOLOUR_JUDGE_TOKEN become secrets when set, and
+            HF_TOKEN too when the pool is given (a private pool needs it to load).
+
+    Raises:
+        ConfigError: a malformed Space id, pool id, preset, hardware or setting.
+    """
+    from watercolour_env.server.reward.rubric import PRESETS
+
+    environ = dict(os.environ if environ is None else environ)
+    names = _space_names(space, replicas)
+    _check_hardware(hardware)
+    variables = _pairs(list(settings), ENV_SECRETS)
+    unknown = [key for key in variables if not key.startswith("WATERCOLOUR_")]
+    if unknown:
+        raise ConfigError(f"--set {unknown[0]}: the environment reads WATERCOLOUR_* variables only")
+    if pool is not None:
+        if not POOL_ID.match(pool):
+            raise ConfigError(f"--pool {pool!r} is not a Hub dataset USER/NAME[@REVISION]")
+        variables["WATERCOLOUR_POOL"] = pool
+    if preset is not None:
+        if preset not in PRESETS:
+            raise ConfigError(f"--preset {preset!r} is not one of {', '.join(PRESETS)}")
+        variables["WATERCOLOUR_PRESET"] = preset
+    secret_names = ENV_SECRETS + (("HF_TOKEN",) if pool is not None else ())
+    secrets = _secrets(secret_names, environ)
+    if duplicate_from is not None and not SPACE_ID.match(duplicate_from):
+        raise ConfigError(f"--duplicate-from {duplicate_from!r} is not USER/NAME")
+    plan = Plan(folder=None if duplicate_from else folder, secrets=set(secrets.values()))
+    for name in names:
+        _space_calls(plan, name, variables=variables, secrets=secrets, hardware=hardware, private=private,
+                     sleep_after=sleep_after, duplicate_from=duplicate_from)  # fmt: skip
+    return plan
+
+
+def plan_hpsv3(
+    space: str, *, folder: Path | None, hardware: str = HPSV3_HARDWARE, sleep_after: int | None = 3600,
+    private: bool = False, settings: list[str] = (), environ: dict[str, str] | None = None,
+) -> Plan:  # fmt: skip
+    """The Hub calls that deploy the HPSv3 scorer Space `space` on a GPU.
+
+    Args:
+        space: USER/NAME of the Space.
+        folder: the assembled Space folder to upload.
+        hardware: a GPU Space hardware (l4x1 by default: 24 GB holds the 7B model in bfloat16).
+        sleep_after: seconds of inactivity before the GPU Space sleeps and stops billing (3600).
+        private: create the Space private.
+        settings: more `KEY=VALUE` variables (HPSV3_*), never credentials.
+        environ: where HPSV3_API_TOKEN is read (os.environ by default); set, it becomes a secret.
+
+    Raises:
+        ConfigError: a malformed Space id, hardware or setting, or CPU hardware.
+    """
+    environ = dict(os.environ if environ is None else environ)
+    names = _space_names(space, 1)
+    _check_hardware(hardware)
+    if hardware.startswith("cpu"):
+        raise ConfigError(f"--hardware {hardware}: the HPSv3 scorer needs a GPU with 24 GB or more (l4x1, a100-large)")
+    variables = _pairs(list(settings), HPSV3_SECRETS)
+    unknown = [key for key in variables if not key.startswith("HPSV3_")]
+    if unknown:
+        raise ConfigError(f"--set {unknown[0]}: the scorer reads HPSV3_* variables only")
+    secrets = _secrets(HPSV3_SECRETS, environ)
+    plan = Plan(folder=folder, secrets=set(secrets.values()))
+    _space_calls(plan, names[0], variables=variables, secrets=secrets, hardware=hardware, private=private,
+                 sleep_after=sleep_after, duplicate_from=None)  # fmt: skip
+    return plan
+
+
+def _space_calls(
+    plan: Plan, name: str, *, variables: dict[str, str], secrets: dict[str, str], hardware: str, private: bool,
+    sleep_after: int | None, duplicate_from: str | None,
+) -> None:  # fmt: skip
+    """Appends one Space's calls: create (or duplicate), variables, secrets, hardware, upload."""
+    if duplicate_from is not None:
+        plan.calls.append(("duplicate_repo", {"from_id": duplicate_from, "to_id": name, "repo_type": "space",
+                                              "private": private, "exist_ok": True}))  # fmt: skip
+    else:
+        plan.calls.append(("create_repo", {"repo_id": name, "repo_type": "space", "space_sdk": "docker",
+                                           "private": private, "exist_ok": True}))  # fmt: skip
+    for key, value in variables.items():
+        plan.calls.append(("add_space_variable", {"repo_id": name, "key": key, "value": value}))
+    for key, value in secrets.items():
+        plan.calls.append(("add_space_secret", {"repo_id": name, "key": key, "value": value}))
+    hardware_args: dict[str, Any] = {"repo_id": name, "hardware": hardware}
+    if sleep_after is not None:
+        hardware_args["sleep_time"] = sleep_after
+    plan.calls.append(("request_space_hardware", hardware_args))
+    if plan.folder is not None:
+        plan.calls.append(("upload_folder", {"repo_id": name, "repo_type": "space", "folder_path": plan.folder,
+                                             "commit_message": "Deploy with `watercolour deploy`"}))  # fmt: skip
+
+
+def write_dry_run(plan: Plan, out: Path) -> Path:
+    """Writes `out/calls.json` (secrets masked) beside the folder already in `out/space`; returns the file."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "calls.json"
+    path.write_text(json.dumps(plan.shown(), indent=2) + "\n")
+    return path
+
+
+def execute(plan: Plan, echo: Callable[[str], None] = print, api: Any = None) -> None:  # noqa: ANN401
+    """Makes the plan's calls on the Hub with the deployer's token (HF_TOKEN or `hf auth login`).
+
+    Raises:
+        ConfigError: no token, or a call the Hub refused (its message, one line).
+    """
+    from huggingface_hub import HfApi, get_token
+    from huggingface_hub.errors import HfHubHTTPError
+
+    if api is None:
+        if not get_token():
+            raise ConfigError("no Hugging Face token: run `hf auth login` or set HF_TOKEN (a token with write access)")
+        api = HfApi()
+    for shown, (name, args) in zip(plan.shown(), plan.calls, strict=True):
+        echo(f"{name}({', '.join(f'{k}={v!r}' for k, v in shown['args'].items())})")
+        try:
+            getattr(api, name)(**args)
+        except HfHubHTTPError as err:
+            raise ConfigError(f"the Hub refused {name} for {args.get('repo_id') or args.get('to_id')}: {err}") from err
+
+
+def deploy(kind: str, dry_run: Path | None, build_plan: Callable[[Path | None], Plan],
+           echo: Callable[[str], None] = print, upload: bool = True) -> Plan:  # fmt: skip
+    """Plans (every check before anything is written), assembles the folder, then sends or records.
+
+    The folder goes to `dry_run/space` in a dry run, else to a temporary folder. `upload=False` (a
+    duplicate) assembles nothing: the Space's files come from the original.
+    """
+    if dry_run is not None:
+        folder = dry_run / "space"
+        plan = build_plan(folder if upload else None)
+        if upload:
+            assemble(kind, folder)
+        for call in plan.shown():
+            echo(f"{call['call']}({', '.join(f'{k}={v!r}' for k, v in call['args'].items())})")
+        written = write_dry_run(plan, dry_run)
+        echo(f"dry run: nothing sent; the calls are in {written}" + (f", the folder in {folder}" if upload else ""))
+        return plan
+    if not upload:
+        plan = build_plan(None)
+        execute(plan, echo)
+        return plan
+    with tempfile.TemporaryDirectory(prefix=f"watercolour-{kind}-space-") as tmp:
+        folder = Path(tmp) / "space"
+        plan = build_plan(folder)
+        assemble(kind, folder)
+        execute(plan, echo)
+    return plan
