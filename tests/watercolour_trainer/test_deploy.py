@@ -43,12 +43,13 @@ def test_a_dry_run_of_env_with_replicas_writes_the_folder_and_every_call(tmp_pat
     space = str(tmp_path / "space")
     expected = []
     for name in ("me/wenv-1", "me/wenv-2"):
+        var = "add_space_variable"
         expected += [
             {"call": "create_repo", "args": {"repo_id": name, "repo_type": "space", "space_sdk": "docker",
                                              "private": False, "exist_ok": True}},
-            {"call": "add_space_variable", "args": {"repo_id": name, "key": "WATERCOLOUR_RENDER_WORKERS", "value": "6"}},
-            {"call": "add_space_variable", "args": {"repo_id": name, "key": "WATERCOLOUR_POOL", "value": "me/mypool@v2"}},
-            {"call": "add_space_variable", "args": {"repo_id": name, "key": "WATERCOLOUR_PRESET", "value": "judge-led"}},
+            {"call": var, "args": {"repo_id": name, "key": "WATERCOLOUR_RENDER_WORKERS", "value": "6"}},
+            {"call": var, "args": {"repo_id": name, "key": "WATERCOLOUR_POOL", "value": "me/mypool@v2"}},
+            {"call": var, "args": {"repo_id": name, "key": "WATERCOLOUR_PRESET", "value": "judge-led"}},
             {"call": "add_space_secret", "args": {"repo_id": name, "key": "WATERCOLOUR_API_TOKEN", "value": "***"}},
             {"call": "add_space_secret", "args": {"repo_id": name, "key": "HF_TOKEN", "value": "***"}},
             {"call": "request_space_hardware", "args": {"repo_id": name, "hardware": "cpu-upgrade"}},
