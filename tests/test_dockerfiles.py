@@ -115,3 +115,17 @@ def test_the_runtime_plan_steps_the_oracle_sketch():
     assert plan["actions"] == [{"reply": "```js\n" + sketch + "\n```"}]
     assert set(plan["reset"]["options"]) <= {"subject", "weights", "references"}
     assert len((REPO / "spaces/env/validation/runtime.json").read_bytes()) < 64 * 1024
+
+
+def test_the_deployed_folder_installs_with_pip_as_the_client_package(env_space, tmp_path):
+    """A training Job may take the client from the Space: `pip install` of its folder builds a wheel
+    holding watercolour_env (and the trainer, whose code the Job runs)."""
+    import zipfile
+
+    result = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w",
+                             str(tmp_path), str(env_space)], capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    (wheel,) = tmp_path.glob("watercolour-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "watercolour_env/client.py" in names and "watercolour_trainer/cli.py" in names
+    assert "watercolour_env/pool/starter/pool.jsonl" in names

@@ -14,7 +14,7 @@ without touching the shipped Dockerfiles:
   127.0.0.1 while a build runs, so the HPSv3 image takes torch from local disk as the host does.
 
 Command line (`python -m tests.docker.engine ...`): `base` builds the stand-in base; `run-env`
-builds `docker/env.Dockerfile` and runs it on 127.0.0.1:7860 until interrupted.
+builds `docker/env.Dockerfile` and runs it on 127.0.0.1:8000 until interrupted.
 """
 
 from __future__ import annotations
@@ -223,9 +223,10 @@ def pip_mirror() -> Iterator[None]:
 
 
 def build_base() -> str:
-    """Builds the stand-in `debian:bookworm-slim` unless the cached one matches; returns its label hash.
+    """Makes `debian:bookworm-slim` available: the real one where a registry answers, else the stand-in.
 
-    About 30 s cold (debootstrap), under 2 s cached. Needs a running engine.
+    Returns the stand-in's label hash, or "pulled". The stand-in is rebuilt only when what it
+    carries changed: about 30 s (debootstrap), under 2 s cached. Needs a running engine.
     """
     _, pip_conf = _mirror_root()
     files = {
@@ -240,6 +241,8 @@ def build_base() -> str:
                 check=False).stdout.strip()  # fmt: skip
     if label == digest:
         return digest
+    if not label and run(DOCKER, "pull", BASE, check=False, timeout=600).returncode == 0:
+        return "pulled"  # a registry answers: the real image, nothing of this host's added
     if run(DOCKER, "image", "inspect", ROOTFS_IMAGE, check=False).returncode != 0:
         with tempfile.TemporaryDirectory(prefix="bookworm-") as rootfs:
             run("debootstrap", "--variant=minbase", "bookworm", rootfs, "http://deb.debian.org/debian")
@@ -279,7 +282,7 @@ def _run_env() -> None:
         build_base()
         seconds = build(REPO / "docker" / "env.Dockerfile", REPO, "watercolour-env")
         print(f"built watercolour-env in {seconds:.0f} s ({image_size_mb('watercolour-env'):.0f} MB)")
-        print("serving on http://127.0.0.1:7860 (Ctrl-C stops it)")
+        print("serving on http://127.0.0.1:8000 (Ctrl-C stops it)")
         subprocess.run([DOCKER, "run", "--rm", "--init", "--network", "host", "-e", "WATERCOLOUR_HOST=127.0.0.1",
                         "watercolour-env"], check=False)  # fmt: skip
 
