@@ -124,7 +124,8 @@ def deploy_env(
     """Create or update the environment Space: upload the image's sources, set variables, secrets, hardware.
 
     Credentials are read from your environment and set only as secrets: WATERCOLOUR_API_TOKEN,
-    WATERCOLOUR_HPSV3_TOKEN, WATERCOLOUR_JUDGE_TOKEN, and HF_TOKEN when --pool is given.
+    WATERCOLOUR_HPSV3_TOKEN, WATERCOLOUR_JUDGE_TOKEN, and SPACE_HF_TOKEN as the Space's HF_TOKEN
+    (a read token, for a private pool; your own HF_TOKEN is never passed on).
     """
     from watercolour_trainer.deploy import deploy, plan_env
 

@@ -33,6 +33,8 @@ POOL_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+(@[\w./-]+)?$")
 # Settings that hold credentials: set on a Space only as secrets, read from the deployer's environment.
 ENV_SECRETS = ("WATERCOLOUR_API_TOKEN", "WATERCOLOUR_HPSV3_TOKEN", "WATERCOLOUR_JUDGE_TOKEN")
 HPSV3_SECRETS = ("HPSV3_API_TOKEN",)
+# A read token the Space gets as its HF_TOKEN (to load a private pool), exported under this name.
+SPACE_HF_TOKEN = "SPACE_HF_TOKEN"
 ENV_HARDWARE = "cpu-upgrade"
 SHIM = (
     '"""The watercolour environment\'s client (`pip install` this Space, then import `watercolour_env`)."""\n\n'
@@ -47,30 +49,22 @@ class Plan:
 
     Attributes:
         folder: the assembled Space folder, or None for `--duplicate-from` (nothing uploaded).
-        calls: (method of HfApi, keyword arguments) pairs; secret values are real here and
-            masked only when shown (`shown`).
-        secrets: the secret values, to mask wherever a call is shown.
+        calls: (method of HfApi, keyword arguments) pairs; the values of `add_space_secret`
+            are real here and masked wherever a call is shown (`shown`).
     """
 
     folder: Path | None
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    secrets: set[str] = field(default_factory=set)
 
     def shown(self) -> list[dict[str, Any]]:
-        """The calls as JSON-ready dicts with every secret value replaced by `***`."""
-
-        def mask(value: Any) -> Any:  # noqa: ANN401
-            if isinstance(value, str) and value in self.secrets:
-                return MASK
-            if isinstance(value, dict):
-                return {k: mask(v) for k, v in value.items()}
-            if isinstance(value, list):
-                return [mask(v) for v in value]
-            if isinstance(value, Path):
-                return str(value)
-            return value
-
-        return [{"call": name, "args": mask(args)} for name, args in self.calls]
+        """The calls as JSON-ready dicts, the value of every secret replaced by `***`."""
+        shown = []
+        for name, args in self.calls:
+            args = {key: str(value) if isinstance(value, Path) else value for key, value in args.items()}
+            if name == "add_space_secret":
+                args["value"] = MASK
+            shown.append({"call": name, "args": args})
+        return shown
 
 
 def _tracked(*folders: str) -> list[str]:
@@ -108,6 +102,9 @@ def assemble(kind: str, into: Path) -> Path:
     else:
         sources = _tracked("scorers/hpsv3_space")
     copies |= {path: path for path in sources}
+    missing = [source for source in copies.values() if not (REPO / source).is_file()]
+    if missing:
+        raise ConfigError(f"{missing[0]} is tracked by git but missing from the checkout; restore it first")
     for target, source in copies.items():
         (into / target).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO / source, into / target)
@@ -170,7 +167,7 @@ def plan_env(
         duplicate_from: USER/NAME of an environment Space to copy instead of uploading.
         environ: where credentials are read (os.environ by default): WATERCOLOUR_API_TOKEN,
             WATERCOLOUR_HPSV3_TOKEN and WATERCOLOUR_JUDGE_TOKEN become secrets when set, and
-            HF_TOKEN too when the pool is given (a private pool needs it to load).
+            SPACE_HF_TOKEN becomes the Space's HF_TOKEN (a read token, for a private pool).
 
     Raises:
         ConfigError: a malformed Space id, pool id, preset, hardware or setting.
@@ -192,11 +189,12 @@ def plan_env(
         if preset not in PRESETS:
             raise ConfigError(f"--preset {preset!r} is not one of {', '.join(PRESETS)}")
         variables["WATERCOLOUR_PRESET"] = preset
-    secret_names = ENV_SECRETS + (("HF_TOKEN",) if pool is not None else ())
-    secrets = _secrets(secret_names, environ)
+    secrets = _secrets(ENV_SECRETS, environ)
+    if environ.get(SPACE_HF_TOKEN):  # never the deployer's own HF_TOKEN, which can write
+        secrets["HF_TOKEN"] = environ[SPACE_HF_TOKEN]
     if duplicate_from is not None and not SPACE_ID.match(duplicate_from):
         raise ConfigError(f"--duplicate-from {duplicate_from!r} is not USER/NAME")
-    plan = Plan(folder=None if duplicate_from else folder, secrets=set(secrets.values()))
+    plan = Plan(folder=None if duplicate_from else folder)
     for name in names:
         _space_calls(plan, name, variables=variables, secrets=secrets, hardware=hardware, private=private,
                      sleep_after=sleep_after, duplicate_from=duplicate_from)  # fmt: skip
@@ -231,7 +229,7 @@ def plan_hpsv3(
     if unknown:
         raise ConfigError(f"--set {unknown[0]}: the scorer reads HPSV3_* variables only")
     secrets = _secrets(HPSV3_SECRETS, environ)
-    plan = Plan(folder=folder, secrets=set(secrets.values()))
+    plan = Plan(folder=folder)
     _space_calls(plan, names[0], variables=variables, secrets=secrets, hardware=hardware, private=private,
                  sleep_after=sleep_after, duplicate_from=None)  # fmt: skip
     return plan
@@ -275,6 +273,7 @@ def execute(plan: Plan, echo: Callable[[str], None] = print, api: Any = None) ->
     Raises:
         ConfigError: no token, or a call the Hub refused (its message, one line).
     """
+    import httpx2  # huggingface_hub's HTTP client
     from huggingface_hub import HfApi, get_token
     from huggingface_hub.errors import HfHubHTTPError
 
@@ -282,12 +281,17 @@ def execute(plan: Plan, echo: Callable[[str], None] = print, api: Any = None) ->
         if not get_token():
             raise ConfigError("no Hugging Face token: run `hf auth login` or set HF_TOKEN (a token with write access)")
         api = HfApi()
-    for shown, (name, args) in zip(plan.shown(), plan.calls, strict=True):
+    for done, (shown, (name, args)) in enumerate(zip(plan.shown(), plan.calls, strict=True)):
         echo(f"{name}({', '.join(f'{k}={v!r}' for k, v in shown['args'].items())})")
         try:
             getattr(api, name)(**args)
-        except HfHubHTTPError as err:
-            raise ConfigError(f"the Hub refused {name} for {args.get('repo_id') or args.get('to_id')}: {err}") from err
+        except (HfHubHTTPError, httpx2.HTTPError, OSError) as err:
+            what = "refused" if isinstance(err, HfHubHTTPError) else "did not answer"
+            first_line = str(err).splitlines()[0] if str(err) else type(err).__name__
+            raise ConfigError(
+                f"the Hub {what} {name} for {args.get('repo_id') or args.get('to_id')} ({first_line}); "
+                f"{done} of {len(plan.calls)} calls were made, and the same command finishes the deploy"
+            ) from err
 
 
 def deploy(kind: str, dry_run: Path | None, build_plan: Callable[[Path | None], Plan],
@@ -298,6 +302,8 @@ def deploy(kind: str, dry_run: Path | None, build_plan: Callable[[Path | None], 
     duplicate) assembles nothing: the Space's files come from the original.
     """
     if dry_run is not None:
+        if dry_run.exists() and not dry_run.is_dir():
+            raise ConfigError(f"--dry-run {dry_run} is a file; give a folder")
         folder = dry_run / "space"
         plan = build_plan(folder if upload else None)
         if upload:

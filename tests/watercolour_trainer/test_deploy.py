@@ -37,7 +37,8 @@ def files_in(folder: Path) -> set[str]:
 def test_a_dry_run_of_env_with_replicas_writes_the_folder_and_every_call(tmp_path):
     result = deploy("env", "--space", "me/wenv", "--pool", "me/mypool@v2", "--preset", "judge-led", "--replicas", "2",
                     "--set", "WATERCOLOUR_RENDER_WORKERS=6", "--dry-run", str(tmp_path),
-                    env={"WATERCOLOUR_API_TOKEN": SECRET, "HF_TOKEN": SECRET + "2"})  # fmt: skip
+                    env={"WATERCOLOUR_API_TOKEN": SECRET, "SPACE_HF_TOKEN": SECRET + "2",
+                         "HF_TOKEN": "hf_deployers_write_token"})  # fmt: skip
     assert result.returncode == 0, result.stderr
     calls = json.loads((tmp_path / "calls.json").read_text())
     space = str(tmp_path / "space")
@@ -63,6 +64,8 @@ def test_a_dry_run_of_env_with_replicas_writes_the_folder_and_every_call(tmp_pat
         if path.is_file():
             assert SECRET.encode() not in path.read_bytes(), path
     assert SECRET not in result.stdout + result.stderr
+    # the deployer's own HF_TOKEN (it can write) never goes to the Space
+    assert "hf_deployers_write_token" not in (tmp_path / "calls.json").read_text()
 
     folder = tmp_path / "space"
     hacks = {"validation/canaries/" + Path(p).name for p in tracked("tests/fixtures/sketches/hacks")}
@@ -204,3 +207,14 @@ def test_a_real_deploy_makes_the_calls_of_its_dry_run_on_the_hub(hub, tmp_path):
     files = seen[4][2]
     assert files["Dockerfile"] == (REPO / "docker/hpsv3.Dockerfile").read_bytes()
     assert set(files) == tracked("scorers/hpsv3_space") | {"Dockerfile", "README.md"}
+
+
+def test_a_hub_that_does_not_answer_is_one_line_saying_how_far_it_got(tmp_path):
+    from tests.docker.conftest import free_port
+
+    env = {"HF_ENDPOINT": f"http://127.0.0.1:{free_port()}", "HF_TOKEN": "hf_writer_token", "HF_HUB_OFFLINE": "0",
+           "HF_HOME": str(tmp_path)}  # fmt: skip
+    result = deploy("hpsv3", "--space", "me/hps", env=env)
+    assert result.returncode == 2, result.stderr
+    assert "the Hub did not answer create_repo for me/hps" in result.stderr
+    assert "0 of 3 calls were made" in result.stderr and len(result.stderr.strip().splitlines()) == 1
