@@ -67,7 +67,7 @@ lock: install
 	  --python-platform x86_64-manylinux_2_28 -c .stamps/freeze.txt --generate-hashes --no-annotate \
 	  --custom-compile-command "make lock" -o docker/env-requirements.txt
 
-# Build the environment image and run it on 127.0.0.1:7860 (starts a Docker engine if none answers).
+# Build the environment image and run it on 127.0.0.1:8000 (starts a Docker engine if none answers).
 docker-env: install
 	$(VENV)/bin/python -m tests.docker.engine run-env
 

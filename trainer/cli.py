@@ -110,7 +110,7 @@ DRY_RUN_HELP = "Write the Space folder to DIR/space and the Hub calls to DIR/cal
 def deploy_env(
     space: str = typer.Option(..., help="USER/NAME of the environment Space."),
     pool: str = typer.Option(
-        None, help="WATERCOLOUR_POOL: a Hub dataset USER/NAME[@REVISION]; the starter pool when omitted."
+        None, help="WATERCOLOUR_POOL: a Hub dataset USER/NAME@REVISION; the starter pool when omitted."
     ),
     preset: str = typer.Option(None, help="WATERCOLOUR_PRESET: hps-only, judge-led, hps-led, ..."),
     hardware: str = typer.Option("cpu-upgrade", help="Space hardware (8 vCPU for cpu-upgrade)."),
@@ -134,7 +134,8 @@ def deploy_env(
                         private=private, sleep_after=sleep_after, settings=settings,
                         duplicate_from=duplicate_from)  # fmt: skip
 
-    deploy("env", dry_run, build, typer.echo, upload=duplicate_from is None)
+    warn = lambda line: typer.echo(line, err=True)  # noqa: E731
+    deploy("env", dry_run, build, typer.echo, upload=duplicate_from is None, warn=warn)
 
 
 @deploy_app.command("hpsv3")
@@ -153,7 +154,7 @@ def deploy_hpsv3(
         return plan_hpsv3(space, folder=folder, hardware=hardware, sleep_after=sleep_after, private=private,
                           settings=settings)  # fmt: skip
 
-    deploy("hpsv3", dry_run, build, typer.echo)
+    deploy("hpsv3", dry_run, build, typer.echo, warn=lambda line: typer.echo(line, err=True))
 
 
 def main() -> None:

@@ -51,10 +51,12 @@ class Plan:
         folder: the assembled Space folder, or None for `--duplicate-from` (nothing uploaded).
         calls: (method of HfApi, keyword arguments) pairs; the values of `add_space_secret`
             are real here and masked wherever a call is shown (`shown`).
+        warnings: what deploys but deserves a second look (an open Space, an unpinned pool).
     """
 
     folder: Path | None
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     def shown(self) -> list[dict[str, Any]]:
         """The calls as JSON-ready dicts, the value of every secret replaced by `***`."""
@@ -135,6 +137,46 @@ def _pairs(settings: list[str], secrets: tuple[str, ...]) -> dict[str, str]:
     return found
 
 
+def _env_setting_names() -> set[str]:
+    from watercolour_env.server.settings import settings_class
+
+    return {f"WATERCOLOUR_{name.upper()}" for name in settings_class().model_fields}
+
+
+def _known_names(variables: dict[str, str], known: set[str], prefix: str) -> None:
+    import difflib
+
+    for key in variables:
+        if key not in known:
+            close = difflib.get_close_matches(key, known, n=1)
+            hint = f"did you mean {close[0]}?" if close else "the README lists the settings"
+            raise ConfigError(f"--set {key}: the Space reads no such {prefix}* setting; {hint}")
+
+
+def _server_would_start(variables: dict[str, str], secrets: dict[str, str]) -> None:
+    """Refuses what the Space's server would refuse at start-up.
+
+    The server's own checks (`load_settings`) run on the variables and secrets the Space will have,
+    with none of this machine's WATERCOLOUR_* variables.
+    """
+    from watercolour_env.server.settings import load_settings
+
+    saved = dict(os.environ)
+    try:
+        os.environ.clear()
+        os.environ.update({k: v for k, v in saved.items() if not k.upper().startswith("WATERCOLOUR_")})
+        os.environ.update(variables)
+        os.environ.update(secrets)
+        load_settings()
+    except ConfigError as err:
+        head, *rest = str(err).splitlines()
+        reasons = "; ".join(line.removeprefix("- ") for line in rest)
+        raise ConfigError(f"the Space would refuse to start: {head}{' ' + reasons if reasons else ''}") from err
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
 def _check_hardware(hardware: str) -> None:
     from huggingface_hub import SpaceHardware
 
@@ -194,7 +236,15 @@ def plan_env(
         secrets["HF_TOKEN"] = environ[SPACE_HF_TOKEN]
     if duplicate_from is not None and not SPACE_ID.match(duplicate_from):
         raise ConfigError(f"--duplicate-from {duplicate_from!r} is not USER/NAME")
+    if duplicate_from is None:
+        _server_would_start(variables, secrets)
+    else:  # the copy keeps the original's variables, unknown here: check only the names
+        _known_names(variables, _env_setting_names(), "WATERCOLOUR_")
     plan = Plan(folder=None if duplicate_from else folder)
+    if "WATERCOLOUR_API_TOKEN" not in secrets:
+        plan.warnings.append("no WATERCOLOUR_API_TOKEN exported: anyone who reaches the Space can use it")
+    if pool is not None and "@" not in pool:
+        plan.warnings.append(f"--pool {pool} has no @REVISION: the reward follows every push to it; pin one")
     for name in names:
         _space_calls(plan, name, variables=variables, secrets=secrets, hardware=hardware, private=private,
                      sleep_after=sleep_after, duplicate_from=duplicate_from)  # fmt: skip
@@ -228,8 +278,13 @@ def plan_hpsv3(
     unknown = [key for key in variables if not key.startswith("HPSV3_")]
     if unknown:
         raise ConfigError(f"--set {unknown[0]}: the scorer reads HPSV3_* variables only")
+    from hpsv3_space.settings import Settings
+
+    _known_names(variables, {f"HPSV3_{name.upper()}" for name in Settings.model_fields}, "HPSV3_")
     secrets = _secrets(HPSV3_SECRETS, environ)
     plan = Plan(folder=folder)
+    if not secrets:
+        plan.warnings.append("no HPSV3_API_TOKEN exported: anyone who reaches the Space can use its GPU")
     _space_calls(plan, names[0], variables=variables, secrets=secrets, hardware=hardware, private=private,
                  sleep_after=sleep_after, duplicate_from=None)  # fmt: skip
     return plan
@@ -295,17 +350,27 @@ def execute(plan: Plan, echo: Callable[[str], None] = print, api: Any = None) ->
 
 
 def deploy(kind: str, dry_run: Path | None, build_plan: Callable[[Path | None], Plan],
-           echo: Callable[[str], None] = print, upload: bool = True) -> Plan:  # fmt: skip
+           echo: Callable[[str], None] = print, upload: bool = True,
+           warn: Callable[[str], None] | None = None) -> Plan:  # fmt: skip
     """Plans (every check before anything is written), assembles the folder, then sends or records.
 
     The folder goes to `dry_run/space` in a dry run, else to a temporary folder. `upload=False` (a
-    duplicate) assembles nothing: the Space's files come from the original.
+    duplicate) assembles nothing: the Space's files come from the original. Warnings go to `warn`
+    (`echo` by default), one line each, before any call.
     """
+    warn = warn or echo
+
+    def planned(folder: Path | None) -> Plan:
+        plan = build_plan(folder)
+        for line in plan.warnings:
+            warn(f"warning: {line}")
+        return plan
+
     if dry_run is not None:
         if dry_run.exists() and not dry_run.is_dir():
             raise ConfigError(f"--dry-run {dry_run} is a file; give a folder")
         folder = dry_run / "space"
-        plan = build_plan(folder if upload else None)
+        plan = planned(folder if upload else None)
         if upload:
             assemble(kind, folder)
         for call in plan.shown():
@@ -314,12 +379,12 @@ def deploy(kind: str, dry_run: Path | None, build_plan: Callable[[Path | None], 
         echo(f"dry run: nothing sent; the calls are in {written}" + (f", the folder in {folder}" if upload else ""))
         return plan
     if not upload:
-        plan = build_plan(None)
+        plan = planned(None)
         execute(plan, echo)
         return plan
     with tempfile.TemporaryDirectory(prefix=f"watercolour-{kind}-space-") as tmp:
         folder = Path(tmp) / "space"
-        plan = build_plan(folder)
+        plan = planned(folder)
         assemble(kind, folder)
         execute(plan, echo)
     return plan

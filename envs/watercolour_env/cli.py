@@ -253,9 +253,11 @@ def pool_push(
     """Upload a pool as a Hugging Face dataset with its card (token from HF_TOKEN or the cache)."""
     from watercolour_env.pool.hub import push
 
-    files = push(folder, repo_id, dry_run=dry_run, private=private)
+    files, revision = push(folder, repo_id, dry_run=dry_run, private=private)
     where = dry_run if dry_run is not None else f"https://huggingface.co/datasets/{repo_id}"
     typer.echo(f"{'wrote' if dry_run else 'uploaded'} {', '.join(map(str, files))} -> {where}")
+    if revision:
+        typer.echo(f"pin it: WATERCOLOUR_POOL={repo_id}@{revision}")
 
 
 @pool_app.command("pull")

@@ -257,17 +257,21 @@ def build_base() -> str:
     return digest
 
 
-def build(dockerfile: Path, context: Path, tag: str, buildkit: bool = True) -> float:
+def build(dockerfile: Path, context: Path, tag: str, buildkit: bool = True, show: bool = False) -> float:
     """`docker build` of one image with the host's pip sources served; returns seconds taken.
 
     `buildkit=False` uses the classic builder, whose cache does not depend on the build's network:
     a later plain `docker build` of the same folder without a network (as `openenv validate` runs
-    it) then takes every step from the cache.
+    it) then takes every step from the cache. `show=True` prints the build's progress.
     """
     started = time.monotonic()
+    command = [DOCKER, "build", "--network", "host", "-f", str(dockerfile), "-t", tag, str(context)]
+    env = {**os.environ, "DOCKER_BUILDKIT": "1" if buildkit else "0"}
     with pip_mirror():
-        run(DOCKER, "build", "--network", "host", "-f", str(dockerfile), "-t", tag, str(context),
-            env={**os.environ, "DOCKER_BUILDKIT": "1" if buildkit else "0"})  # fmt: skip
+        if show:  # the build's own progress on the terminal
+            subprocess.run(command, env=env, check=True)
+        else:
+            run(*command, env=env)
     return time.monotonic() - started
 
 
@@ -276,15 +280,19 @@ def image_size_mb(tag: str) -> float:
     return int(run(DOCKER, "image", "inspect", "-f", "{{.Size}}", tag).stdout) / 1e6
 
 
+LOCAL_CONTAINER = "watercolour-env-local"
+
+
 def _run_env() -> None:
     ensure_packages()
     with Engine():
+        print("making debian:bookworm-slim available (a local stand-in where no registry answers)", flush=True)
         build_base()
-        seconds = build(REPO / "docker" / "env.Dockerfile", REPO, "watercolour-env")
+        seconds = build(REPO / "docker" / "env.Dockerfile", REPO, "watercolour-env", show=True)
         print(f"built watercolour-env in {seconds:.0f} s ({image_size_mb('watercolour-env'):.0f} MB)")
-        print("serving on http://127.0.0.1:8000 (Ctrl-C stops it)")
-        subprocess.run([DOCKER, "run", "--rm", "--init", "--network", "host", "-e", "WATERCOLOUR_HOST=127.0.0.1",
-                        "watercolour-env"], check=False)  # fmt: skip
+        print(f"serving on http://127.0.0.1:8000; Ctrl-C or `docker stop {LOCAL_CONTAINER}` stops it", flush=True)
+        subprocess.run([DOCKER, "run", "--rm", "--init", "--name", LOCAL_CONTAINER, "--network", "host",
+                        "-e", "WATERCOLOUR_HOST=127.0.0.1", "watercolour-env"], check=False)  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -36,9 +36,11 @@ def files_in(folder: Path) -> set[str]:
 
 def test_a_dry_run_of_env_with_replicas_writes_the_folder_and_every_call(tmp_path):
     result = deploy("env", "--space", "me/wenv", "--pool", "me/mypool@v2", "--preset", "judge-led", "--replicas", "2",
-                    "--set", "WATERCOLOUR_RENDER_WORKERS=6", "--dry-run", str(tmp_path),
+                    "--set", "WATERCOLOUR_HPSV3_URL=https://me-hps.hf.space", "--dry-run", str(tmp_path),
                     env={"WATERCOLOUR_API_TOKEN": SECRET, "SPACE_HF_TOKEN": SECRET + "2",
+                         "WATERCOLOUR_HPSV3_TOKEN": SECRET + "3", "WATERCOLOUR_JUDGE_TOKEN": SECRET + "4",
                          "HF_TOKEN": "hf_deployers_write_token"})  # fmt: skip
+    assert result.stderr == ""  # nothing to warn about
     assert result.returncode == 0, result.stderr
     calls = json.loads((tmp_path / "calls.json").read_text())
     space = str(tmp_path / "space")
@@ -48,18 +50,18 @@ def test_a_dry_run_of_env_with_replicas_writes_the_folder_and_every_call(tmp_pat
         expected += [
             {"call": "create_repo", "args": {"repo_id": name, "repo_type": "space", "space_sdk": "docker",
                                              "private": False, "exist_ok": True}},
-            {"call": var, "args": {"repo_id": name, "key": "WATERCOLOUR_RENDER_WORKERS", "value": "6"}},
+            {"call": var, "args": {"repo_id": name, "key": "WATERCOLOUR_HPSV3_URL", "value": "https://me-hps.hf.space"}},
             {"call": var, "args": {"repo_id": name, "key": "WATERCOLOUR_POOL", "value": "me/mypool@v2"}},
             {"call": var, "args": {"repo_id": name, "key": "WATERCOLOUR_PRESET", "value": "judge-led"}},
-            {"call": "add_space_secret", "args": {"repo_id": name, "key": "WATERCOLOUR_API_TOKEN", "value": "***"}},
-            {"call": "add_space_secret", "args": {"repo_id": name, "key": "HF_TOKEN", "value": "***"}},
+            *({"call": "add_space_secret", "args": {"repo_id": name, "key": key, "value": "***"}}
+              for key in ("WATERCOLOUR_API_TOKEN", "WATERCOLOUR_HPSV3_TOKEN", "WATERCOLOUR_JUDGE_TOKEN", "HF_TOKEN")),
             {"call": "request_space_hardware", "args": {"repo_id": name, "hardware": "cpu-upgrade"}},
             {"call": "upload_folder", "args": {"repo_id": name, "repo_type": "space", "folder_path": space,
                                                "commit_message": "Deploy with `watercolour deploy`"}},
         ]  # fmt: skip
     assert calls == expected
     # every call is printed, and no secret appears anywhere
-    assert result.stdout.count("upload_folder(") == 2 and result.stdout.count("add_space_secret(") == 4
+    assert result.stdout.count("upload_folder(") == 2 and result.stdout.count("add_space_secret(") == 8
     for path in tmp_path.rglob("*"):
         if path.is_file():
             assert SECRET.encode() not in path.read_bytes(), path
@@ -119,6 +121,14 @@ def test_a_dry_run_of_hpsv3_sets_a_gpu_a_sleep_time_and_its_token_as_a_secret(tm
         (["env", "--space", "me/x", "--pool", "not a pool"], "is not a Hub dataset"),
         (["env", "--space", "me/x", "--hardware", "cpu-huge"], "is not a Space hardware"),
         (["hpsv3", "--space", "me/x", "--hardware", "cpu-upgrade"], "needs a GPU"),
+        # what the Space's server would refuse at start-up, refused before anything is sent
+        (["env", "--space", "me/x", "--preset", "hps-only"], "would refuse to start: invalid WATERCOLOUR_* setting: "
+         "WATERCOLOUR_PRESET=hps-only weighs HPSv3 at 0.9: set WATERCOLOUR_HPSV3_URL"),
+        (["env", "--space", "me/x", "--set", "WATERCOLOUR_PRESTE=embedded"], "did you mean WATERCOLOUR_PRESET?"),
+        (["env", "--space", "me/x", "--set", "WATERCOLOUR_RENDER_WORKERS=0"], "WATERCOLOUR_RENDER_WORKERS"),
+        (["env", "--duplicate-from", "a/b", "--space", "me/x", "--set", "WATERCOLOUR_PRESTE=embedded"],
+         "did you mean WATERCOLOUR_PRESET?"),
+        (["hpsv3", "--space", "me/x", "--set", "HPSV3_MAX_BATCHES=4"], "did you mean HPSV3_MAX_BATCH?"),
     ],
 )
 def test_a_misconfiguration_is_refused_in_one_line(tmp_path, args, message):
@@ -213,11 +223,11 @@ def test_a_hub_that_does_not_answer_is_one_line_saying_how_far_it_got(tmp_path):
     from tests.docker.conftest import free_port
 
     env = {"HF_ENDPOINT": f"http://127.0.0.1:{free_port()}", "HF_TOKEN": "hf_writer_token", "HF_HUB_OFFLINE": "0",
-           "HF_HOME": str(tmp_path)}  # fmt: skip
+           "HF_HOME": str(tmp_path), "HPSV3_API_TOKEN": SECRET}  # fmt: skip
     result = deploy("hpsv3", "--space", "me/hps", env=env)
     assert result.returncode == 2, result.stderr
     assert "the Hub did not answer create_repo for me/hps" in result.stderr
-    assert "0 of 3 calls were made" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert "0 of 4 calls were made" in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
 def test_the_trainer_finds_the_replicas_deploy_creates(tmp_path):
@@ -231,3 +241,16 @@ def test_the_trainer_finds_the_replicas_deploy_creates(tmp_path):
     hosts = ["https://" + name.replace("/", "-") + ".hf.space" for name in created]
     urls = WatercolourArguments(env_url="https://me-wenv.hf.space", env_replicas=3).replica_urls()
     assert urls == hosts == ["https://me-wenv-1.hf.space", "https://me-wenv-2.hf.space", "https://me-wenv-3.hf.space"]
+
+
+def test_an_open_space_and_an_unpinned_pool_are_warned_about_on_stderr(tmp_path):
+    result = deploy("env", "--space", "me/x", "--pool", "me/pool", "--dry-run", str(tmp_path / "a"))
+    assert result.returncode == 0
+    assert result.stderr.splitlines() == [
+        "warning: no WATERCOLOUR_API_TOKEN exported: anyone who reaches the Space can use it",
+        "warning: --pool me/pool has no @REVISION: the reward follows every push to it; pin one",
+    ]
+    result = deploy("hpsv3", "--space", "me/h", "--dry-run", str(tmp_path / "b"))
+    assert result.stderr.splitlines() == [
+        "warning: no HPSV3_API_TOKEN exported: anyone who reaches the Space can use its GPU"
+    ]

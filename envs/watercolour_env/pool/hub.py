@@ -60,11 +60,14 @@ def dataset_card(pool: Pool, folder: Path | None) -> str:
     )
 
 
-def push(folder: Path, repo_id: str, dry_run: Path | None = None, private: bool = False) -> list[Path]:
+def push(
+    folder: Path, repo_id: str, dry_run: Path | None = None, private: bool = False
+) -> tuple[list[Path], str | None]:
     """Uploads a pool folder as a dataset with its card, or writes the upload to `dry_run`.
 
     Returns:
-        The files written (dry run) or uploaded, as paths relative to the dataset root.
+        The files written (dry run) or uploaded, as paths relative to the dataset root, and the
+        revision (commit id) the upload made, to pin as `repo_id@revision`; None in a dry run.
 
     Raises:
         ConfigError: the folder is not a valid pool.
@@ -76,12 +79,13 @@ def push(folder: Path, repo_id: str, dry_run: Path | None = None, private: bool 
         (dry_run / "data").mkdir(parents=True, exist_ok=True)
         dataset.to_parquet(str(dry_run / SHARD))
         (dry_run / "README.md").write_text(card, encoding="utf-8")
-        return [Path(SHARD), Path("README.md")]
+        return [Path(SHARD), Path("README.md")], None
     from huggingface_hub import HfApi
 
     dataset.push_to_hub(repo_id, private=private)
-    HfApi().upload_file(path_or_fileobj=card.encode(), path_in_repo="README.md", repo_id=repo_id, repo_type="dataset")
-    return [Path(SHARD), Path("README.md")]
+    commit = HfApi().upload_file(path_or_fileobj=card.encode(), path_in_repo="README.md", repo_id=repo_id,
+                                 repo_type="dataset")  # fmt: skip
+    return [Path(SHARD), Path("README.md")], commit.oid
 
 
 def write_folder(pool: Pool, folder: Path) -> None:

@@ -33,7 +33,7 @@ def pool_revision(pool: Pool) -> str:
 def versions() -> dict[str, str]:
     """This package, OpenEnv, and the pinned p5 and p5.brush."""
     found = {}
-    for name in ("watercolour", "openenv-core", "fastapi", "playwright"):
+    for name in ("watercolour", "openenv", "fastapi", "playwright"):
         try:
             found[name] = metadata.version(name)
         except metadata.PackageNotFoundError:

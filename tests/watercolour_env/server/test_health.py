@@ -36,6 +36,8 @@ def test_health_names_the_pool_the_versions_and_the_renderer(server_url):
     assert render["workers"] == 2 and render["max_queue"] == 64  # the fixture's settings
     assert render["renderer"] and render["chromium"] and render["network"] in ("namespace", "flags")
     lock = json.loads((REPO / "envs/watercolour_env/server/sandbox/js/package-lock.json").read_text())["packages"]
+    assert report["versions"]["openenv"] == "0.10.0"  # pyproject.toml pins it
+    assert "not installed" not in report["versions"].values()
     assert report["versions"]["p5"] == lock["node_modules/p5"]["version"]
     assert report["versions"]["p5.brush"] == lock["node_modules/p5.brush"]["version"]
     rows = (REPO / "envs/watercolour_env/pool/starter/pool.jsonl").read_text().splitlines()
