@@ -1,7 +1,7 @@
 # The environment server as a Hugging Face Docker Space: CPU only, port 8000 (OpenEnv's port; the
 # Space card sets app_port: 8000).
-# Build context: the folder `watercolour deploy env` uploads (this file is its Dockerfile), or the
-# repository root: docker build -f docker/env.Dockerfile -t watercolour-env .
+# Build context: the folder `watercolour deploy env` uploads, tracked files only (this file is its
+# Dockerfile): watercolour deploy env --space me/x --dry-run /tmp/d && docker build /tmp/d/space
 # Only syntax that both Docker 20.10 and Hugging Face's builder accept: no `# syntax=` line, no
 # heredocs, no `COPY --link`.
 

@@ -1,6 +1,6 @@
 # The HPSv3 scorer as a Hugging Face Docker Space on a GPU, port 7860.
-# Build context: the folder `watercolour deploy hpsv3` uploads (this file is its Dockerfile), or the
-# repository root: docker build -f docker/hpsv3.Dockerfile -t watercolour-hpsv3 .
+# Build context: the folder `watercolour deploy hpsv3` uploads, tracked files only (this file is its
+# Dockerfile): watercolour deploy hpsv3 --space me/x --dry-run /tmp/d && docker build /tmp/d/space
 # Its own image: hpsv3 pins transformers 4.45.2, which the environment's image cannot share.
 # Only syntax that both Docker 20.10 and Hugging Face's builder accept: no `# syntax=` line, no
 # heredocs, no `COPY --link`.

@@ -114,7 +114,7 @@ def deploy_env(
     ),
     preset: str = typer.Option(None, help="WATERCOLOUR_PRESET: hps-only, judge-led, hps-led, ..."),
     hardware: str = typer.Option("cpu-upgrade", help="Space hardware (8 vCPU for cpu-upgrade)."),
-    replicas: int = typer.Option(1, min=1, help="Deploy NAME-1..NAME-N, for the trainer's --env-replicas N."),
+    replicas: int = typer.Option(1, help="Deploy NAME-1..NAME-N (N up to 64), for the trainer's --env-replicas N."),
     private: bool = typer.Option(False, "--private", help="Create the Space private (clients send an HF token)."),
     sleep_after: int = typer.Option(None, help="Seconds idle before the Space sleeps (Hub default when omitted)."),
     settings: list[str] = typer.Option([], "--set", help="Another variable, WATERCOLOUR_KEY=VALUE (repeatable)."),

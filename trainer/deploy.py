@@ -28,8 +28,12 @@ from watercolour_env.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[1]
 MASK = "***"
-SPACE_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}/[A-Za-z0-9][\w.-]{0,95}$")
-POOL_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+(@[\w./-]+)?$")
+# The Hub's repository ids (huggingface_hub.utils.validate_repo_id): ASCII, at most 96 a name.
+SPACE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,95}/[A-Za-z0-9][A-Za-z0-9_.-]{0,95}", re.ASCII)
+POOL_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,95}/[A-Za-z0-9][A-Za-z0-9_.-]{0,95}(@[A-Za-z0-9_./-]+)?", re.ASCII)
+MAX_REPLICAS = 64
+# GPUs under 24 GB, and ZeroGPU (not for Docker Spaces), cannot hold the HPSv3 scorer.
+TOO_SMALL_FOR_HPSV3 = ("t4-small", "t4-medium", "zero-a10g")
 # Settings that hold credentials: set on a Space only as secrets, read from the deployer's environment.
 ENV_SECRETS = ("WATERCOLOUR_API_TOKEN", "WATERCOLOUR_HPSV3_TOKEN", "WATERCOLOUR_JUDGE_TOKEN")
 HPSV3_SECRETS = ("HPSV3_API_TOKEN",)
@@ -92,7 +96,6 @@ def assemble(kind: str, into: Path) -> Path:
     """
     if into.exists() and any(into.iterdir()):
         raise ConfigError(f"{into} is not empty; give a new folder")
-    into.mkdir(parents=True, exist_ok=True)
     copies = {"Dockerfile": f"docker/{kind}.Dockerfile", "README.md": f"spaces/{kind}/README.md"}
     if kind == "env":
         copies |= {"pyproject.toml": "pyproject.toml", "docker/env-requirements.txt": "docker/env-requirements.txt"}
@@ -104,9 +107,13 @@ def assemble(kind: str, into: Path) -> Path:
     else:
         sources = _tracked("scorers/hpsv3_space")
     copies |= {path: path for path in sources}
+    links = [source for source in copies.values() if (REPO / source).is_symlink()]
+    if links:  # a link could carry any file of this machine into a public Space
+        raise ConfigError(f"{links[0]} is a symbolic link; a Space's folder takes regular files only")
     missing = [source for source in copies.values() if not (REPO / source).is_file()]
     if missing:
         raise ConfigError(f"{missing[0]} is tracked by git but missing from the checkout; restore it first")
+    into.mkdir(parents=True, exist_ok=True)
     for target, source in copies.items():
         (into / target).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO / source, into / target)
@@ -116,12 +123,24 @@ def assemble(kind: str, into: Path) -> Path:
     return into
 
 
+def _valid_id(value: str, pattern: re.Pattern) -> bool:
+    return bool(pattern.fullmatch(value)) and ".." not in value and "--" not in value
+
+
 def _space_names(space: str, replicas: int) -> list[str]:
-    if not SPACE_ID.match(space):
-        raise ConfigError(f"--space {space!r} is not USER/NAME")
-    if replicas < 1:
-        raise ConfigError(f"--replicas {replicas} must be 1 or more")
-    return [space] if replicas == 1 else [f"{space}-{i}" for i in range(1, replicas + 1)]
+    if not _valid_id(space, SPACE_ID):
+        raise ConfigError(f"--space {space!r} is not USER/NAME (ASCII letters, digits, '-', '_', '.'; 96 at most)")
+    if not 1 <= replicas <= MAX_REPLICAS:
+        raise ConfigError(f"--replicas {replicas} must be between 1 and {MAX_REPLICAS}")
+    names = [space] if replicas == 1 else [f"{space}-{i}" for i in range(1, replicas + 1)]
+    if len(names[-1].split("/")[1]) > 96:
+        raise ConfigError(f"--space {space!r}: {names[-1]} is longer than the Hub's 96 characters; shorten NAME")
+    return names
+
+
+def _check_sleep(sleep_after: int | None) -> None:
+    if sleep_after is not None and sleep_after < 1:
+        raise ConfigError(f"--sleep-after {sleep_after} must be a positive number of seconds (-1 would mean never)")
 
 
 def _pairs(settings: list[str], secrets: tuple[str, ...]) -> dict[str, str]:
@@ -131,7 +150,7 @@ def _pairs(settings: list[str], secrets: tuple[str, ...]) -> dict[str, str]:
         key, sep, value = item.partition("=")
         if not sep or not re.fullmatch(r"[A-Z][A-Z0-9_]*", key):
             raise ConfigError(f"--set {item!r} is not KEY=VALUE with an upper-case KEY")
-        if key in secrets or "TOKEN" in key or key == "HF_TOKEN":
+        if key in secrets or key.endswith(("_TOKEN", "_KEY", "_SECRET")):
             raise ConfigError(f"--set {key}: credentials go in as secrets; export {key} and deploy again")
         found[key] = value
     return found
@@ -186,7 +205,11 @@ def _check_hardware(hardware: str) -> None:
 
 
 def _secrets(names: tuple[str, ...], environ: dict[str, str]) -> dict[str, str]:
-    return {name: environ[name] for name in names if environ.get(name)}
+    found = {name: environ[name] for name in names if environ.get(name)}
+    for name, value in found.items():
+        if any(c.isspace() or not c.isprintable() for c in value):
+            raise ConfigError(f"{name} holds whitespace or a control character; export it without them")
+    return found
 
 
 def plan_env(
@@ -219,12 +242,19 @@ def plan_env(
     environ = dict(os.environ if environ is None else environ)
     names = _space_names(space, replicas)
     _check_hardware(hardware)
+    _check_sleep(sleep_after)
     variables = _pairs(list(settings), ENV_SECRETS)
     unknown = [key for key in variables if not key.startswith("WATERCOLOUR_")]
     if unknown:
         raise ConfigError(f"--set {unknown[0]}: the environment reads WATERCOLOUR_* variables only")
+    for key, option in (("WATERCOLOUR_POOL", "--pool"), ("WATERCOLOUR_PRESET", "--preset")):
+        if key in variables:
+            raise ConfigError(f"--set {key}: give it as {option}, which is checked")
+    for key in ("WATERCOLOUR_HOST", "WATERCOLOUR_PORT"):
+        if key in variables:
+            raise ConfigError(f"--set {key}: the image sets it to serve on the Space's port (app_port 8000)")
     if pool is not None:
-        if not POOL_ID.match(pool):
+        if not _valid_id(pool, POOL_ID):
             raise ConfigError(f"--pool {pool!r} is not a Hub dataset USER/NAME[@REVISION]")
         variables["WATERCOLOUR_POOL"] = pool
     if preset is not None:
@@ -232,8 +262,9 @@ def plan_env(
             raise ConfigError(f"--preset {preset!r} is not one of {', '.join(PRESETS)}")
         variables["WATERCOLOUR_PRESET"] = preset
     secrets = _secrets(ENV_SECRETS, environ)
-    if environ.get(SPACE_HF_TOKEN):  # never the deployer's own HF_TOKEN, which can write
-        secrets["HF_TOKEN"] = environ[SPACE_HF_TOKEN]
+    space_token = _secrets((SPACE_HF_TOKEN,), environ).get(SPACE_HF_TOKEN)
+    if space_token:  # never the deployer's own HF_TOKEN, which can write
+        secrets["HF_TOKEN"] = space_token
     if duplicate_from is not None and not SPACE_ID.match(duplicate_from):
         raise ConfigError(f"--duplicate-from {duplicate_from!r} is not USER/NAME")
     if duplicate_from is None:
@@ -243,6 +274,8 @@ def plan_env(
     plan = Plan(folder=None if duplicate_from else folder)
     if "WATERCOLOUR_API_TOKEN" not in secrets:
         plan.warnings.append("no WATERCOLOUR_API_TOKEN exported: anyone who reaches the Space can use it")
+    if space_token and space_token == environ.get("HF_TOKEN"):
+        plan.warnings.append(f"{SPACE_HF_TOKEN} is your own HF_TOKEN: give the Space a read-only token instead")
     if pool is not None and "@" not in pool:
         plan.warnings.append(f"--pool {pool} has no @REVISION: the reward follows every push to it; pin one")
     for name in names:
@@ -272,8 +305,9 @@ def plan_hpsv3(
     environ = dict(os.environ if environ is None else environ)
     names = _space_names(space, 1)
     _check_hardware(hardware)
-    if hardware.startswith("cpu"):
+    if hardware.startswith("cpu") or hardware in TOO_SMALL_FOR_HPSV3:
         raise ConfigError(f"--hardware {hardware}: the HPSv3 scorer needs a GPU with 24 GB or more (l4x1, a100-large)")
+    _check_sleep(sleep_after)
     variables = _pairs(list(settings), HPSV3_SECRETS)
     unknown = [key for key in variables if not key.startswith("HPSV3_")]
     if unknown:
@@ -312,6 +346,15 @@ def _space_calls(
     if plan.folder is not None:
         plan.calls.append(("upload_folder", {"repo_id": name, "repo_type": "space", "folder_path": plan.folder,
                                              "commit_message": "Deploy with `watercolour deploy`"}))  # fmt: skip
+
+
+def _uncommitted(kind: str) -> list[str]:
+    """Files of the Space's folder that differ from the last commit (`git status`)."""
+    folders = ["envs", "trainer", "docker", "spaces/env", "pyproject.toml"] if kind == "env" else [
+        "scorers/hpsv3_space", "docker", "spaces/hpsv3"]  # fmt: skip
+    out = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no", "--", *folders],
+                         capture_output=True, text=True).stdout  # fmt: skip
+    return [line[3:] for line in out.splitlines() if line.strip()]
 
 
 def write_dry_run(plan: Plan, out: Path) -> Path:
@@ -360,17 +403,29 @@ def deploy(kind: str, dry_run: Path | None, build_plan: Callable[[Path | None], 
     """
     warn = warn or echo
 
-    def planned(folder: Path | None) -> Plan:
-        plan = build_plan(folder)
+    def planned(folder: Path | None, checked: Callable[[], None] = lambda: None) -> Plan:
+        plan = build_plan(folder)  # every check of the settings, before anything is written
+        checked()
+        changed = _uncommitted(kind) if upload else []
+        if changed:
+            plan.warnings.append(f"{len(changed)} files with uncommitted changes go up as they are now: {changed[0]}")
         for line in plan.warnings:
             warn(f"warning: {line}")
         return plan
 
+    def make_dry_run_folder() -> None:
+        try:
+            dry_run.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise ConfigError(f"--dry-run {dry_run}: cannot make that folder ({err.strerror})") from err
+
     if dry_run is not None:
         if dry_run.exists() and not dry_run.is_dir():
             raise ConfigError(f"--dry-run {dry_run} is a file; give a folder")
+        if (dry_run / "calls.json").exists():
+            raise ConfigError(f"--dry-run {dry_run} holds an earlier dry run (calls.json); give a new folder")
         folder = dry_run / "space"
-        plan = planned(folder if upload else None)
+        plan = planned(folder if upload else None, make_dry_run_folder)
         if upload:
             assemble(kind, folder)
         for call in plan.shown():

@@ -14,7 +14,8 @@ without touching the shipped Dockerfiles:
   127.0.0.1 while a build runs, so the HPSv3 image takes torch from local disk as the host does.
 
 Command line (`python -m tests.docker.engine ...`): `base` builds the stand-in base; `run-env`
-builds `docker/env.Dockerfile` and runs it on 127.0.0.1:8000 until interrupted.
+builds the environment image from the folder `watercolour deploy env` would upload (tracked
+files only) and runs it on 127.0.0.1:8000 until interrupted.
 """
 
 from __future__ import annotations
@@ -288,7 +289,11 @@ def _run_env() -> None:
     with Engine():
         print("making debian:bookworm-slim available (a local stand-in where no registry answers)", flush=True)
         build_base()
-        seconds = build(REPO / "docker" / "env.Dockerfile", REPO, "watercolour-env", show=True)
+        from watercolour_trainer.deploy import assemble
+
+        with tempfile.TemporaryDirectory(prefix="watercolour-env-space-") as tmp:
+            space = assemble("env", Path(tmp) / "space")  # what `watercolour deploy env` uploads
+            seconds = build(space / "Dockerfile", space, "watercolour-env", show=True)
         print(f"built watercolour-env in {seconds:.0f} s ({image_size_mb('watercolour-env'):.0f} MB)")
         print(f"serving on http://127.0.0.1:8000; Ctrl-C or `docker stop {LOCAL_CONTAINER}` stops it", flush=True)
         subprocess.run([DOCKER, "run", "--rm", "--init", "--name", LOCAL_CONTAINER, "--network", "host",

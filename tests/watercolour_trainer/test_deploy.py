@@ -25,6 +25,11 @@ def deploy(*args: str, env: dict[str, str] | None = None) -> subprocess.Complete
                           env={**clean, **(env or {})})  # fmt: skip
 
 
+def stderr_of(result: subprocess.CompletedProcess) -> list[str]:
+    """stderr's lines but the warning about uncommitted changes (the tests run on a working tree)."""
+    return [line for line in result.stderr.splitlines() if "files with uncommitted changes" not in line]
+
+
 def tracked(*folders: str) -> set[str]:
     out = subprocess.run(["git", "-C", str(REPO), "ls-files", *folders], capture_output=True, text=True, check=True)
     return set(out.stdout.split())
@@ -40,7 +45,7 @@ def test_a_dry_run_of_env_with_replicas_writes_the_folder_and_every_call(tmp_pat
                     env={"WATERCOLOUR_API_TOKEN": SECRET, "SPACE_HF_TOKEN": SECRET + "2",
                          "WATERCOLOUR_HPSV3_TOKEN": SECRET + "3", "WATERCOLOUR_JUDGE_TOKEN": SECRET + "4",
                          "HF_TOKEN": "hf_deployers_write_token"})  # fmt: skip
-    assert result.stderr == ""  # nothing to warn about
+    assert stderr_of(result) == []  # nothing to warn about
     assert result.returncode == 0, result.stderr
     calls = json.loads((tmp_path / "calls.json").read_text())
     space = str(tmp_path / "space")
@@ -129,12 +134,27 @@ def test_a_dry_run_of_hpsv3_sets_a_gpu_a_sleep_time_and_its_token_as_a_secret(tm
         (["env", "--duplicate-from", "a/b", "--space", "me/x", "--set", "WATERCOLOUR_PRESTE=embedded"],
          "did you mean WATERCOLOUR_PRESET?"),
         (["hpsv3", "--space", "me/x", "--set", "HPSV3_MAX_BATCHES=4"], "did you mean HPSV3_MAX_BATCH?"),
+        # found by a red-team pass: ids the Hub would refuse with a traceback, costs, --set gaps
+        (["env", "--space", "me/x\n"], "is not USER/NAME"),
+        (["env", "--space", "me/w\u00e4tercolour"], "is not USER/NAME"),
+        (["env", "--space", "me/a..b"], "is not USER/NAME"),
+        (["env", "--space", "me/" + "n" * 95, "--replicas", "2"], "longer than the Hub's 96 characters"),
+        (["env", "--space", "me/x", "--replicas", "0"], "between 1 and 64"),
+        (["env", "--space", "me/x", "--replicas", "100"], "between 1 and 64"),
+        (["env", "--space", "me/x", "--pool", "me/pool\n"], "is not a Hub dataset"),
+        (["env", "--space", "me/x", "--sleep-after", "-1"], "must be a positive number of seconds"),
+        (["hpsv3", "--space", "me/x", "--hardware", "t4-small"], "needs a GPU with 24 GB"),
+        (["hpsv3", "--space", "me/x", "--hardware", "zero-a10g"], "needs a GPU with 24 GB"),
+        (["env", "--space", "me/x", "--set", "WATERCOLOUR_POOL=../../etc"], "give it as --pool"),
+        (["env", "--space", "me/x", "--set", "WATERCOLOUR_PRESET=bogus"], "give it as --preset"),
+        (["env", "--space", "me/x", "--set", "WATERCOLOUR_PORT=9999"], "the image sets it"),
+        (["env", "--space", "me/x", "--set", "WATERCOLOUR_JUDGE_KEY=sk-1"], "credentials go in as secrets"),
     ],
 )
 def test_a_misconfiguration_is_refused_in_one_line(tmp_path, args, message):
     result = deploy(*args, "--dry-run", str(tmp_path / "out"))
     assert result.returncode == 2
-    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert message in result.stderr and len(stderr_of(result)) == 1, result.stderr
     assert not (tmp_path / "out").exists()
 
 
@@ -227,7 +247,7 @@ def test_a_hub_that_does_not_answer_is_one_line_saying_how_far_it_got(tmp_path):
     result = deploy("hpsv3", "--space", "me/hps", env=env)
     assert result.returncode == 2, result.stderr
     assert "the Hub did not answer create_repo for me/hps" in result.stderr
-    assert "0 of 4 calls were made" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert "0 of 4 calls were made" in result.stderr and len(stderr_of(result)) == 1
 
 
 def test_the_trainer_finds_the_replicas_deploy_creates(tmp_path):
@@ -246,11 +266,30 @@ def test_the_trainer_finds_the_replicas_deploy_creates(tmp_path):
 def test_an_open_space_and_an_unpinned_pool_are_warned_about_on_stderr(tmp_path):
     result = deploy("env", "--space", "me/x", "--pool", "me/pool", "--dry-run", str(tmp_path / "a"))
     assert result.returncode == 0
-    assert result.stderr.splitlines() == [
+    assert stderr_of(result) == [
         "warning: no WATERCOLOUR_API_TOKEN exported: anyone who reaches the Space can use it",
         "warning: --pool me/pool has no @REVISION: the reward follows every push to it; pin one",
     ]
     result = deploy("hpsv3", "--space", "me/h", "--dry-run", str(tmp_path / "b"))
-    assert result.stderr.splitlines() == [
+    assert stderr_of(result) == [
         "warning: no HPSV3_API_TOKEN exported: anyone who reaches the Space can use its GPU"
     ]
+
+
+def test_a_token_with_a_control_character_an_earlier_dry_run_and_a_file_are_refused(tmp_path):
+    bad = deploy("env", "--space", "me/x", "--dry-run", str(tmp_path / "a"), env={"WATERCOLOUR_API_TOKEN": "abc\r"})
+    assert bad.returncode == 2 and "WATERCOLOUR_API_TOKEN holds whitespace" in bad.stderr
+    assert not (tmp_path / "a").exists()
+    assert deploy("env", "--space", "me/x", "--dry-run", str(tmp_path / "b")).returncode == 0
+    again = deploy("env", "--space", "me/x", "--dry-run", str(tmp_path / "b"))
+    assert again.returncode == 2 and "holds an earlier dry run" in again.stderr
+    (tmp_path / "file").write_text("")
+    under_a_file = deploy("env", "--space", "me/x", "--dry-run", str(tmp_path / "file" / "sub"))
+    assert under_a_file.returncode == 2 and "cannot make that folder" in under_a_file.stderr
+    assert len(stderr_of(under_a_file)) == 1
+
+
+def test_a_setting_named_tokens_is_not_taken_for_a_credential(tmp_path):
+    setting = "WATERCOLOUR_LENGTH_START_TOKENS=200"
+    result = deploy("env", "--space", "me/x", "--set", setting, "--dry-run", str(tmp_path))
+    assert result.returncode == 0, result.stderr

@@ -110,4 +110,22 @@ def launch_options(flags: list[str], origins: tuple[str, ...], workers: int, bro
     # WebRTC's TURN over TCP reached any loopback port), except the library server's two.
     ports = [origin.rsplit(":", 1)[1] for origin in origins]
     bypass = "--proxy-bypass-list=<-loopback>;" + ";".join(f"127.0.0.1:{port}" for port in ports)
-    return {"args": [*flags, bypass], "env": {**os.environ, "LP_NUM_THREADS": threads, **browser_env}}
+    return {"args": [*flags, bypass], "env": {**browser_environment(), "LP_NUM_THREADS": threads, **browser_env}}
+
+
+BROWSER_ENV_NAMES = frozenset({"PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "SHELL"})
+BROWSER_ENV_PREFIXES = ("LC_", "XDG_", "FONTCONFIG_", "MESA_", "LIBGL_", "GALLIUM_", "LP_", "EGL_", "__EGL", "__GLX")
+
+
+def browser_environment() -> dict[str, str]:
+    """The part of this process's environment Chromium gets: locale, paths and graphics settings.
+
+    Nothing else: the server's own settings hold credentials (WATERCOLOUR_API_TOKEN, the scorers'
+    tokens, HF_TOKEN), and the browser runs untrusted sketches, so a renderer exploit must find
+    none of them in /proc/<pid>/environ (docs/decisions/0002-sandbox-threat-model.md).
+    """
+    return {
+        name: value
+        for name, value in os.environ.items()
+        if name in BROWSER_ENV_NAMES or name.startswith(BROWSER_ENV_PREFIXES)
+    }

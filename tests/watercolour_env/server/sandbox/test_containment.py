@@ -204,3 +204,22 @@ def test_a_browser_crash_mid_render_is_an_infrastructure_error_and_the_pool_reco
         worker.join(timeout=60)
         assert results and results[0].status is RenderStatus.INFRA_ERROR
         assert_recovers(renderer)
+
+
+def test_no_chromium_process_holds_the_servers_credentials(monkeypatch):
+    """A renderer exploit reads /proc/<pid>/environ: the tokens a Space sets as secrets must not be there."""
+    import psutil
+
+    secrets = {"WATERCOLOUR_API_TOKEN": "api-0af3", "WATERCOLOUR_HPSV3_TOKEN": "hps-91c2",
+               "WATERCOLOUR_JUDGE_TOKEN": "judge-77d1", "HF_TOKEN": "hf_5e0b"}  # fmt: skip
+    for name, value in secrets.items():
+        monkeypatch.setenv(name, value)
+    with Renderer(workers=1, deadline_s=10) as renderer:
+        assert renderer.render(example("hibiscus.js"), seed=1).status is RenderStatus.OK
+        browsers = [p for p in psutil.Process().children(recursive=True) if "chrom" in p.name().lower()]
+        assert len(browsers) >= 3  # the browser, its GPU process, a renderer at least
+        environs = [process.environ() for process in browsers]  # Chromium's helpers retitle over theirs
+        for environ in environs:
+            text = json.dumps(environ)
+            assert not [s for s in [*secrets, *secrets.values()] if s in text], text[:300]
+        assert any("HOME" in environ and "PATH" in environ for environ in environs)  # the browser's own
