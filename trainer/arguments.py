@@ -194,7 +194,8 @@ def parse_arguments(argv: list[str] | None = None):  # noqa: ANN201 (Watercolour
     from trl import GRPOConfig, TrlParser
 
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = TrlParser((WatercolourArguments, GRPOConfig), allow_abbrev=False)  # a typo is refused, not guessed
+    # a typo is refused, not guessed
+    parser = TrlParser((WatercolourArguments, GRPOConfig), allow_abbrev=False, prog="watercolour train")
     try:
         return parser.parse_args_and_config(args=_bare_booleans(translate_seed_flags(argv), GRPOConfig))
     except ValueError as err:  # TrainingArguments' own refusals: one line, not a traceback
@@ -202,7 +203,7 @@ def parse_arguments(argv: list[str] | None = None):  # noqa: ANN201 (Watercolour
         if "not used by the HfArgumentParser" in message:
             unknown = message.partition(": ")[2]
             raise ConfigError(
-                f"unknown flag(s) {unknown}; `python -m watercolour_trainer.train --help` lists them"
+                f"unknown flag(s) {unknown}; `watercolour train --help` lists them"
             ) from err
         if "bf16" in message and "use_cpu" in message:
             message += " (on a machine without a GPU: --use_cpu true --bf16 false)"

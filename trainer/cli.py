@@ -18,9 +18,9 @@ REPO = Path(__file__).resolve().parents[1]
 EXTRA_ARGS = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
-@app.command(context_settings=EXTRA_ARGS)
+@app.command(context_settings=EXTRA_ARGS, add_help_option=False)  # --help goes to the real parser
 def train(ctx: typer.Context) -> None:
-    """Run GRPO against an environment server (arguments as in `python -m watercolour_trainer.train`)."""
+    """Run GRPO against an environment server (`watercolour train --help` lists every flag)."""
     try:
         from watercolour_trainer.train import main as train_main
     except ImportError as err:
@@ -34,9 +34,9 @@ def train(ctx: typer.Context) -> None:
         raise typer.Exit(2) from err
 
 
-@app.command(context_settings=EXTRA_ARGS)
+@app.command(context_settings=EXTRA_ARGS, add_help_option=False)
 def sft(ctx: typer.Context) -> None:
-    """Fine-tune a LoRA adapter on a pool's sketches (arguments as in `python -m watercolour_trainer.sft`)."""
+    """Fine-tune a LoRA adapter on a pool's sketches (`watercolour sft --help` lists every flag)."""
     try:
         from watercolour_trainer.sft import main as sft_main
     except ImportError as err:

@@ -125,7 +125,7 @@ def main(argv: list[str] | None = None) -> Path:
     """
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", force=True)
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = TrlParser((SFTArguments, SFTConfig))
+    parser = TrlParser((SFTArguments, SFTConfig), prog="watercolour sft")
     args, config = parser.parse_args_and_config(args=cpu_defaults() + argv)
     if args.lora_r <= 0:
         raise ConfigError("--lora_r must be above 0: sft writes a LoRA adapter for `watercolour train --adapter`")

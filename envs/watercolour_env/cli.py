@@ -52,17 +52,26 @@ def render(
     out: Path = typer.Option(None, help="Where to write the PNG; next to the sketch when omitted."),
     deadline_s: float = typer.Option(20.0, help="Seconds before the render is abandoned."),
 ) -> None:
-    """Render one sketch to a 600x600 PNG and print the result as JSON."""
-    from watercolour_env.server.sandbox import Renderer
+    """Render one sketch to a 600x600 PNG and print the result as JSON.
+
+    Exits 0 when the sketch ran to the end, 1 when it threw or ran out of time (`status` says
+    which), 2 when the file is not a text file or a setting is wrong, 3 when the renderer failed.
+    """
+    from watercolour_env.errors import ConfigError
+    from watercolour_env.server.sandbox import Renderer, RenderStatus
     from watercolour_env.server.settings import load_settings
 
+    try:
+        source = sketch.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"{sketch} is not a text file; give a p5.js sketch") from err
     settings = load_settings()
     out = out or sketch.with_suffix(".png")
     with Renderer(
         workers=1, deadline_s=deadline_s, chromium_path=settings.chromium_path,
         network_namespace=settings.render_network_namespace,
     ) as renderer:  # fmt: skip
-        result = renderer.render(sketch.read_text(), seed=seed)
+        result = renderer.render(source, seed=seed)
     if result.png:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(result.png)
@@ -78,6 +87,8 @@ def render(
         "detail": result.detail,
     }
     typer.echo(json.dumps(report, indent=2))
+    if result.status is not RenderStatus.OK:
+        raise typer.Exit(3 if result.status is RenderStatus.INFRA_ERROR else 1)
 
 
 @app.command()

@@ -33,3 +33,15 @@ def test_render_honours_the_network_namespace_setting_and_says_what_to_set():
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith("error: no network namespace")
     assert "WATERCOLOUR_RENDER_NETWORK_NAMESPACE=auto" in done.stderr
+
+
+def test_render_exits_1_for_a_sketch_that_throws_and_2_for_a_file_that_is_not_text(tmp_path):
+    command = [WATERCOLOUR, "render", str(EXAMPLES / "throws_in_draw.js"), "--out", str(tmp_path / "a.png")]
+    threw = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert threw.returncode == 1, threw.stderr
+    assert json.loads(threw.stdout)["status"] == "sketch_error"
+    png = tmp_path / "picture.png"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    binary = subprocess.run([WATERCOLOUR, "render", str(png)], capture_output=True, text=True, timeout=120)
+    assert binary.returncode == 2
+    assert binary.stderr.strip().splitlines() == [f"error: {png} is not a text file; give a p5.js sketch"]

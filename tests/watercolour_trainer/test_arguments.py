@@ -137,3 +137,17 @@ def test_a_setting_trainingarguments_refuses_is_one_line_that_says_what_to_set()
     with pytest.raises(ConfigError, match="--use_cpu true --bf16 false") as refused:
         parse_arguments(["--bf16", "true", "--use_cpu", "false"])
     assert "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize(("command", "flags"), [("train", ["--env_url", "--env_replicas", "--learning_rate"]),
+                                                ("sft", ["--pool", "--tiers", "--num_train_epochs"])])  # fmt: skip
+def test_help_of_train_and_sft_lists_their_real_flags(command, flags):
+    import subprocess
+
+    from tests.conftest import WATERCOLOUR
+
+    shown = subprocess.run([WATERCOLOUR, command, "--help"], capture_output=True, text=True, timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.startswith(f"usage: watercolour {command} ")
+    for flag in flags:
+        assert f"  {flag} " in shown.stdout, flag

@@ -214,6 +214,10 @@ def load_settings(**overrides: object) -> ServerSettings:
 
     cls = settings_class()
     known = {f"WATERCOLOUR_{name.upper()}" for name in cls.model_fields}
+    for variable in sorted(v for v in os.environ if v.upper().startswith("WATERCOLOR_")):
+        meant = "WATERCOLOUR_" + variable[len("WATERCOLOR_") :].upper()
+        hint = f"did you mean {meant}?" if meant in known else "the README lists the settings"
+        raise ConfigError(f"unknown setting {variable}: the settings are spelt WATERCOLOUR_*; {hint}")
     for variable in sorted(v for v in os.environ if v.upper().startswith("WATERCOLOUR_") and v.upper() not in known):
         close = difflib.get_close_matches(variable.upper(), known, n=1)
         hint = f"; did you mean {close[0]}?" if close else "; the README lists the settings"

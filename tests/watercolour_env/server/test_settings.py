@@ -75,6 +75,15 @@ def test_an_unknown_watercolour_variable_refuses_to_start_with_a_suggestion(monk
         load_settings()
 
 
+def test_the_american_spelling_refuses_to_start_instead_of_being_ignored(monkeypatch):
+    monkeypatch.setenv("WATERCOLOR_PRESET", "hps-only")
+    with pytest.raises(ConfigError) as refused:
+        load_settings()
+    assert str(refused.value) == (
+        "unknown setting WATERCOLOR_PRESET: the settings are spelt WATERCOLOUR_*; did you mean WATERCOLOUR_PRESET?"
+    )
+
+
 def test_the_errors_name_the_variable_and_show_the_weights_in_effect(monkeypatch):
     with pytest.raises(ConfigError, match="WATERCOLOUR_HPSV3_URL='127.0.0.1:7860' needs http"):
         load_settings(preset="hps-only", hpsv3_url="127.0.0.1:7860")
