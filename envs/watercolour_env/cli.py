@@ -236,22 +236,33 @@ def pool_calibrate(
     api_key_env: str = typer.Option("HF_TOKEN", help="Environment variable holding the endpoint's token."),
     limit: int = typer.Option(16, help="Rollout paintings to use, the most recent."),
 ) -> None:
-    """How often a policy's rollouts beat each reference under the judge (too easy? too hard?)."""
+    """How often a policy's rollouts beat each reference under the judge (too easy? too hard?).
+
+    Exits 2 without a token for the Hugging Face router, 3 when the judge resolved no comparison.
+    """
     import os
 
     from openai import OpenAI
 
+    from watercolour_env.errors import ConfigError
     from watercolour_env.pool import Pool
     from watercolour_env.pool.calibrate import calibrate, rollout_paintings, write_report
     from watercolour_env.server.reward.judge import PairwiseJudge
 
-    client = OpenAI(base_url=base_url, api_key=os.environ.get(api_key_env, "none"), max_retries=3, timeout=120)
+    token = os.environ.get(api_key_env)
+    if not token and "huggingface.co" in base_url:
+        raise ConfigError(f"the judge at {base_url} needs a token: set {api_key_env} (or name one with --api-key-env)")
+    client = OpenAI(base_url=base_url, api_key=token or "none", max_retries=3, timeout=120)
     results = calibrate(Pool.load(pool), rollout_paintings(rollouts, limit), PairwiseJudge(client, judge_model))
     for r in results:
         rate = "unavailable" if r.rollout_win_rate is None else f"{r.rollout_win_rate:.2f}"
         typer.echo(f"{r.id:<28} {r.tier:<5} rollouts win {rate} ({r.resolved}/{r.comparisons} resolved)")
     write_report(results, rollouts / "calibration.json")
     typer.echo(f"report: {rollouts / 'calibration.json'}")
+    if results and not any(r.resolved for r in results):
+        typer.echo(f"error: the judge {judge_model} at {base_url} resolved no comparison; check the endpoint, "
+                   "the model and its token", err=True)  # fmt: skip
+        raise typer.Exit(3)
 
 
 @pool_app.command("push")

@@ -2,6 +2,7 @@
 a judge with a real preference, one with only position bias, malformed JSON, 5xx and timeouts."""
 
 import functools
+import os
 
 import pytest
 from openai import OpenAI
@@ -229,3 +230,31 @@ def test_a_judge_that_answers_within_the_deadline_is_unchanged_by_it(endpoint):
     url, _ = endpoint
     verdict = judge(url, "prefers-candidate").score(candidate_png(), references(), time.monotonic() + 30)
     assert verdict.value == 1.0 and len(verdict.comparisons) == 8
+
+
+def test_pool_calibrate_refuses_without_a_token_and_exits_3_when_the_judge_resolves_nothing(endpoint, tmp_path):
+    import subprocess
+
+    from tests.conftest import WATERCOLOUR
+
+    (tmp_path / "paintings").mkdir()
+    (tmp_path / "paintings" / "step0001-g00-p00.png").write_bytes(starter_pool().tier(Tier.NOPE)[0].png)
+    env = {k: v for k, v in os.environ.items() if k != "HF_TOKEN"}
+    no_token = subprocess.run([WATERCOLOUR, "pool", "calibrate", str(tmp_path)], capture_output=True, text=True,
+                              env=env, timeout=60)  # fmt: skip
+    assert no_token.returncode == 2
+    assert no_token.stderr.strip().splitlines() == [
+        "error: the judge at https://router.huggingface.co/v1 needs a token: set HF_TOKEN (or name one with "
+        "--api-key-env)"
+    ]
+    url, _ = endpoint
+    small = tmp_path / "pool"
+    from watercolour_env.pool.hub import write_folder
+
+    write_folder(Pool(starter_pool().tier(Tier.LOVE)[:1] + starter_pool().tier(Tier.OKAY)[:1], source="t"), small)
+    nothing = subprocess.run([WATERCOLOUR, "pool", "calibrate", str(tmp_path), "--pool", str(small), "--base-url", url,
+                              "--judge-model", "rejects-everything"], capture_output=True, text=True, env=env,
+                             timeout=120)  # fmt: skip
+    assert nothing.returncode == 3, nothing.stderr
+    assert "resolved no comparison" in nothing.stderr
+    assert (tmp_path / "calibration.json").exists()
