@@ -148,7 +148,10 @@ def pool_render(
     workers: int = typer.Option(None, help="Parallel renders; the CPU count when omitted."),
     seed: int = typer.Option(0, help="Render seed of new paintings."),
 ) -> None:
-    """Render every sketch of a pool folder (parallel, resumable) and update pool.jsonl."""
+    """Render every sketch of a pool folder (parallel, resumable) and update pool.jsonl.
+
+    A sketch the environment's gate rejects is left out of the pool and named; then the exit code is 1.
+    """
     from watercolour_env.pool.render import render_folder
     from watercolour_env.server.sandbox import Renderer
     from watercolour_env.server.settings import load_settings
@@ -162,6 +165,10 @@ def pool_render(
     typer.echo(f"rendered {len(summary.rendered)}, up to date {len(summary.skipped)}, failed {len(summary.failed)}")
     for name, reason in summary.failed.items():
         typer.echo(f"  {name}: {reason}")
+    if summary.failed:
+        typer.echo(f"error: {len(summary.failed)} sketches were left out of the pool (above); fix or remove them",
+                   err=True)  # fmt: skip
+        raise typer.Exit(1)
 
 
 @pool_app.command("add")

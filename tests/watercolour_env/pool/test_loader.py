@@ -128,3 +128,18 @@ def test_the_server_refuses_to_start_on_a_broken_pool(tmp_path):
 
     with pytest.raises(ConfigError, match="pool.jsonl is missing"):
         build_app(load_settings(pool=str(tmp_path)))
+
+
+def test_the_pool_render_command_exits_1_naming_the_sketches_left_out(tmp_path):
+    import subprocess
+
+    from tests.conftest import WATERCOLOUR
+
+    (tmp_path / "sketches").mkdir()
+    for name in ("trivial", "paints_nothing"):
+        shutil.copy(EXAMPLES / f"{name}.js", tmp_path / "sketches" / f"{name}.js")
+    done = subprocess.run([WATERCOLOUR, "pool", "render", str(tmp_path), "--workers", "1"], capture_output=True,
+                          text=True, timeout=180)  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert "paints_nothing: blank canvas" in done.stdout
+    assert done.stderr.strip().splitlines()[-1] == "error: 1 sketches were left out of the pool (above); fix or remove them"
