@@ -173,6 +173,11 @@ class EmbeddedScorer:
         return float(_sigmoid(self.utility(image_features(png)) - self.median_utility))
 
 
+WEAK_ACCURACY = 0.65
+"""Held-out pairwise accuracy under which the scorer is warned about: the starter pool's is 0.83
+and an 8-painting pool's was 0.57 (docs/LOG.md); 0.5 is chance."""
+
+
 class EmbeddedTerm(Term):
     """The embedded scorer as a reward term: the default's 0.90, fitted on the deployment's pool.
 
@@ -189,8 +194,20 @@ class EmbeddedTerm(Term):
 
     @classmethod
     def build(cls, options: object, pool: Pool, weight: float) -> EmbeddedTerm:
-        """Fits on the pool (0.6 s), even at weight 0, so that an episode may ask for it."""
-        return cls(EmbeddedScorer.fit(pool))
+        """Fits on the pool (0.6 s), even at weight 0, so that an episode may ask for it.
+
+        A weighted scorer whose held-out pairwise accuracy is under `WEAK_ACCURACY` is logged
+        as a warning (shown without -v): its reward is close to noise.
+        """
+        scorer = EmbeddedScorer.fit(pool)
+        accuracy = scorer.holdout_accuracy
+        if weight > 0 and accuracy is not None and accuracy < WEAK_ACCURACY:
+            log.warning(
+                "embedded scorer: held-out pairwise accuracy %.2f on this pool (chance is 0.50; the starter "
+                "pool's is 0.83): its reward at weight %.2f is close to noise; rate more paintings, with "
+                "tiers that differ", accuracy, weight,
+            )  # fmt: skip
+        return cls(scorer)
 
     def score(self, painting: Painting) -> Verdict:
         """The scorer's value; no detail."""

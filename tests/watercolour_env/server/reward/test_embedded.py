@@ -64,3 +64,26 @@ def test_held_out_pairwise_accuracy_beats_chance_clearly():
 
     scorer = EmbeddedScorer.fit(Pool.load(str(STARTER_POOL)), folds=5)
     assert scorer.holdout_accuracy > 0.7  # measured 0.82 (docs/LOG.md)
+
+
+@pytest.mark.slow
+def test_a_weighted_scorer_near_chance_is_a_warning_without_verbose_logging(caplog):
+    import dataclasses
+    import logging
+
+    from watercolour_env.server.reward.embedded import WEAK_ACCURACY, EmbeddedTerm
+
+    starter = Pool.load(str(STARTER_POOL))
+    # the same paintings with tiers dealt out in turn, whatever they look like: nothing to learn
+    dealt = [Tier.LOVE, Tier.OKAY, Tier.NOPE]
+    shuffled = Pool([dataclasses.replace(r, tier=dealt[i % 3]) for i, r in enumerate(starter.references)],
+                    source="dealt")  # fmt: skip
+    with caplog.at_level(logging.WARNING):
+        term = EmbeddedTerm.build(None, shuffled, weight=0.9)
+        assert term.scorer.holdout_accuracy < WEAK_ACCURACY
+        warned = [r for r in caplog.records if r.levelno == logging.WARNING and "close to noise" in r.message]
+        assert len(warned) == 1
+        caplog.clear()
+        EmbeddedTerm.build(None, shuffled, weight=0.0)  # not weighed: nothing to warn about
+        EmbeddedTerm.build(None, starter, weight=0.9)  # the starter pool: 0.83
+        assert not [r for r in caplog.records if "close to noise" in r.message]
