@@ -99,6 +99,46 @@ def bench(ctx: typer.Context, name: str = typer.Argument(..., help="Which benchm
     runpy.run_path(str(script), run_name="__main__")
 
 
+@app.command("eval")
+def evaluate(
+    env_url: str = typer.Option("http://127.0.0.1:8000", help="The environment server."),
+    model: str = typer.Option("smollm2-135m-instruct", help="The policy: the embedded one, a .gguf, an id or folder."),
+    adapter: str = typer.Option(None, help="A LoRA adapter folder: `watercolour sft`'s, a run's, a checkpoint."),
+    replies: Path = typer.Option(None, help="Step these replies instead of sampling (an eval's JSON, or JSONL)."),
+    seeds: int = typer.Option(8, min=1, help="Episodes per subject (seeds 0..N-1)."),
+    subject: list[str] = typer.Option(None, help="What to paint (repeatable); the server's default when omitted."),
+    weights: str = typer.Option(None, help='Reward weights per episode: a preset or JSON, e.g. {"gate": 1}.'),
+    temperature: float = typer.Option(1.0, min=0.01, help="Sampling temperature."),
+    max_new_tokens: int = typer.Option(1600, min=1, help="The longest reply, in tokens."),
+    parallel: int = typer.Option(4, min=1, help="Episodes stepped at once."),
+    out: Path = typer.Option(Path("runs/eval/eval.json"), help="Where to write every episode and the summary."),
+) -> None:
+    """Score a policy over seeds and subjects: gate-pass rate, reward distribution, components.
+
+    Compare two checkpoints with two --adapter runs; compare two pools by sending one eval's
+    replies (--replies its JSON) to two servers. Exits 3 when every episode went unscored.
+    """
+    from watercolour_env.client import parse_reward_weights
+    from watercolour_trainer import evaluate as ev
+
+    parsed = parse_reward_weights(weights)
+    if replies is not None:
+        episodes = ev.read_replies(replies)
+        about = {"replies": str(replies)}
+    else:
+        asked = ev.prompts(env_url, subject or [None])  # None: the server's default subject
+        episodes = ev.generate(model, adapter, asked, seeds, temperature, max_new_tokens)
+        about = {"model": model, "adapter": adapter, "seeds": seeds, "temperature": temperature,
+                 "max_new_tokens": max_new_tokens}  # fmt: skip
+    ev.step_all(env_url, episodes, parsed, parallel)
+    summary = ev.summarise(episodes)
+    ev.write(out, summary, episodes, {**about, "env_url": env_url, "weights": parsed})
+    typer.echo(ev.table(summary, adapter or model if replies is None else str(replies)))
+    typer.echo(f"every episode: {out}")
+    if summary["unscored"] == summary["episodes"]:
+        raise typer.Exit(3)
+
+
 deploy_app = typer.Typer(
     help="Deploy the environment or the HPSv3 scorer as a Hugging Face Space.", no_args_is_help=True
 )
