@@ -291,10 +291,11 @@ def pool_push(
 
 @pool_app.command("pull")
 def pool_pull(
-    spec: str = typer.Argument(..., help="Dataset id user/name[@revision]."),
+    spec: str = typer.Argument(..., help="A Hub dataset user/name, or user/name@revision to pin one; or a folder "
+                               "`pool push --dry-run` wrote."),
     folder: Path = typer.Argument(..., file_okay=False, help="Where to write the pool folder."),
 ) -> None:
-    """Download a pool dataset into a pool folder (images, sketches, pool.jsonl)."""
+    """Download a pool dataset into a pool folder (images, sketches, pool.jsonl) to edit or rate again."""
     from watercolour_env.pool import Pool
     from watercolour_env.pool.hub import write_folder
 
