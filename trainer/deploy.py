@@ -213,7 +213,7 @@ def plan_env(
     space_token = _secrets((SPACE_HF_TOKEN,), environ).get(SPACE_HF_TOKEN)
     if space_token:  # never the deployer's own HF_TOKEN, which can write
         secrets["HF_TOKEN"] = space_token
-    if duplicate_from is not None and not SPACE_ID.match(duplicate_from):
+    if duplicate_from is not None and not _valid_id(duplicate_from, SPACE_ID):
         raise ConfigError(f"--duplicate-from {duplicate_from!r} is not USER/NAME")
     if duplicate_from is None:
         _server_would_start(variables, secrets)

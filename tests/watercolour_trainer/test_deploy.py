@@ -149,6 +149,7 @@ def test_a_dry_run_of_hpsv3_sets_a_gpu_a_sleep_time_and_its_token_as_a_secret(tm
         (["env", "--space", "me/x", "--set", "WATERCOLOUR_PRESET=bogus"], "give it as --preset"),
         (["env", "--space", "me/x", "--set", "WATERCOLOUR_PORT=9999"], "the image sets it"),
         (["env", "--space", "me/x", "--set", "WATERCOLOUR_JUDGE_KEY=sk-1"], "credentials go in as secrets"),
+        (["env", "--duplicate-from", "them/a..b", "--space", "me/x"], "is not USER/NAME"),
     ],
 )
 def test_a_misconfiguration_is_refused_in_one_line(tmp_path, args, message):
