@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import socket
 import subprocess
 import time
 import urllib.request
@@ -17,14 +16,9 @@ import pytest
 
 from tests.conftest import WATERCOLOUR
 from tests.docker import engine
+from watercolour_trainer.demo import free_port
 
 BUILD_TIMES: dict[str, float] = {}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_for(url: str, timeout_s: float) -> float:

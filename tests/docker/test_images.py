@@ -23,8 +23,9 @@ import yaml
 
 from tests.conftest import EXAMPLES, REPO, png_of
 from tests.docker import engine
-from tests.docker.conftest import container, free_port, logs, post_json, wait_for
+from tests.docker.conftest import container, logs, post_json, wait_for
 from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
+from watercolour_trainer.demo import free_port
 
 pytestmark = [pytest.mark.docker, pytest.mark.slow]
 OPENENV = str(Path(sys.executable).parent / "openenv")

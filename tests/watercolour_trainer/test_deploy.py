@@ -241,7 +241,7 @@ def test_a_real_deploy_makes_the_calls_of_its_dry_run_on_the_hub(hub, tmp_path):
 
 
 def test_a_hub_that_does_not_answer_is_one_line_saying_how_far_it_got(tmp_path):
-    from tests.docker.conftest import free_port
+    from watercolour_trainer.demo import free_port
 
     env = {"HF_ENDPOINT": f"http://127.0.0.1:{free_port()}", "HF_TOKEN": "hf_writer_token", "HF_HUB_OFFLINE": "0",
            "HF_HOME": str(tmp_path), "HPSV3_API_TOKEN": SECRET}  # fmt: skip
