@@ -19,6 +19,7 @@ from tests.docker import engine
 from watercolour_trainer.demo import free_port
 
 BUILD_TIMES: dict[str, float] = {}
+SIZES_MB: dict[str, float] = {}  # read at build: the engine may be stopped by the terminal summary
 
 
 def wait_for(url: str, timeout_s: float) -> float:
@@ -86,6 +87,7 @@ def env_image(docker_engine, env_space) -> str:
     """
     tag = "watercolour-env:test"
     BUILD_TIMES["env"] = engine.build(env_space / "Dockerfile", env_space, tag, buildkit=False)
+    SIZES_MB["env"] = engine.image_size_mb(tag)
     return tag
 
 
@@ -114,6 +116,7 @@ def hpsv3_image(docker_engine, tmp_path_factory) -> str:
     space = deploy_dry_run("hpsv3", tmp_path_factory.mktemp("deploy-hpsv3"))
     tag = "watercolour-hpsv3:test"
     BUILD_TIMES["hpsv3"] = engine.build(space / "Dockerfile", space, tag)
+    SIZES_MB["hpsv3"] = engine.image_size_mb(tag)
     return tag
 
 
@@ -125,11 +128,7 @@ def post_json(url: str, body: dict, timeout_s: float = 120) -> dict:
 
 def pytest_terminal_summary(terminalreporter) -> None:
     if BUILD_TIMES:
-        sizes = {}
-        for name, tag in (("env", "watercolour-env:test"), ("hpsv3", "watercolour-hpsv3:test")):
-            with contextlib.suppress(Exception):
-                sizes[name] = engine.image_size_mb(tag)
         terminalreporter.write_line(
             "docker: " + ", ".join(f"{k} {v:.0f} s" for k, v in BUILD_TIMES.items())
-            + "; sizes " + ", ".join(f"{k} {v:.0f} MB" for k, v in sizes.items())
+            + "; sizes " + ", ".join(f"{k} {v:.0f} MB" for k, v in SIZES_MB.items())
         )
