@@ -7,6 +7,7 @@ The rule a verdict must keep (docs/LOG.md, issue 15, the red team): whether an e
 sketch in its place would have been scored got reward None instead of 0: a way out of the penalty.
 """
 
+import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -43,8 +44,8 @@ def test_a_render_that_cannot_have_its_whole_deadline_is_refused_before_it_start
     result = one_worker.render(HANGS, seed=1, deadline_at=started + 2.0)  # 2 s left, a render may take 20 s
     assert result.status is RenderStatus.INFRA_ERROR, result
     assert "the episode's deadline ran out in the render queue" in result.detail
-    assert "2.0 s left, under the render deadline of 20 s" in result.detail
-    assert time.monotonic() - started < 0.5  # refused at once: the hang never ran
+    assert re.search(r"[12]\.\d s left, under the render deadline of 20 s", result.detail), result.detail
+    assert time.monotonic() - started < 1.5  # refused at once: the hang never ran (it would take 20 s)
     assert idle(one_worker, 1)["free"] == 1
     after = one_worker.render(example("hibiscus.js"), seed=1, deadline_at=time.monotonic() + 25)
     assert after.status is RenderStatus.OK, after.detail
