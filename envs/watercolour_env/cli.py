@@ -24,18 +24,31 @@ app = typer.Typer(
 
 
 def main() -> None:
-    """Console entry point: project errors (bad settings, no browser) print one line, exit 2."""
-    from watercolour_env.errors import WatercolourError
+    """Console entry point: project errors (bad settings, no browser, an extra not installed) print one line, exit 2."""
+    from watercolour_env.errors import WatercolourError, missing_extra
 
     try:
         app()
     except WatercolourError as err:
         typer.echo(f"error: {err}", err=True)
         raise SystemExit(2) from None
+    except ModuleNotFoundError as err:
+        line = missing_extra(err)
+        if line is None:
+            raise
+        typer.echo(f"error: {line}", err=True)
+        raise SystemExit(2) from None
 
 
 pool_app = typer.Typer(help="Build a reference pool: render sketches, see the tiers at a glance.", no_args_is_help=True)
 app.add_typer(pool_app, name="pool")
+
+
+@pool_app.callback()
+def _pool() -> None:
+    from watercolour_env.errors import require_extra
+
+    require_extra("server")
 
 
 @app.callback()
@@ -57,7 +70,9 @@ def render(
     Exits 0 when the sketch ran to the end, 1 when it threw or ran out of time (`status` says
     which), 2 when the file is not a text file or a setting is wrong, 3 when the renderer failed.
     """
-    from watercolour_env.errors import ConfigError
+    from watercolour_env.errors import ConfigError, require_extra
+
+    require_extra("server")
     from watercolour_env.server.sandbox import Renderer, RenderStatus
     from watercolour_env.server.settings import load_settings
 
@@ -97,6 +112,9 @@ def serve(
     port: int = typer.Option(None, help="Port; WATERCOLOUR_PORT or 8000."),
 ) -> None:
     """Start the environment server (OpenEnv websocket at /ws)."""
+    from watercolour_env.errors import require_extra
+
+    require_extra("server")
     from watercolour_env.server.app import main
 
     main(host=host, port=port)

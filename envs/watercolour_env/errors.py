@@ -1,4 +1,8 @@
-"""The project's small error hierarchy."""
+"""The project's small error hierarchy, and the one line for an optional dependency not installed."""
+
+from __future__ import annotations
+
+import importlib.util
 
 
 class WatercolourError(Exception):
@@ -11,3 +15,40 @@ class ConfigError(WatercolourError):
 
 class RenderError(WatercolourError):
     """The renderer itself failed (the browser could not start or died)."""
+
+
+EXTRAS = {
+    **dict.fromkeys(("playwright", "pydantic_settings", "numpy", "uvicorn", "fastapi", "psutil", "datasets"), "server"),
+    **dict.fromkeys(("torch", "transformers", "trl", "peft", "accelerate", "gguf", "matplotlib", "trackio"), "train"),
+}
+"""Top-level modules of the optional dependencies, and the extra of pyproject.toml that brings each.
+
+The client install (no extra) has the client, the models, the prompt and `watercolour episode`.
+"""
+
+
+def _line(extra: str, module: str) -> str:
+    return (f"this command needs the `{extra}` extra ({module} is not installed): pip install -e '.[{extra}]' "
+            f"in a checkout, or add [{extra}] after the project's name or URL where you installed it")  # fmt: skip
+
+
+def require_extra(extra: str) -> None:
+    """Checks, without importing anything, that the modules of `extra` ("server" or "train") are installed.
+
+    "train" includes "server" (pyproject.toml). Raises:
+        ConfigError: one line naming the extra and the first missing module.
+    """
+    wanted = [module for module, brought_by in EXTRAS.items() if brought_by in (extra, "server")]
+    for module in wanted:
+        if importlib.util.find_spec(module) is None:
+            raise ConfigError(_line(extra, module))
+
+
+def missing_extra(err: ModuleNotFoundError) -> str | None:
+    """The one line for a command that hit a module of an extra this install lacks, or None for another module.
+
+    The catch-all behind `require_extra`, for a command that did not call it.
+    """
+    module = (err.name or "").partition(".")[0]
+    extra = EXTRAS.get(module)
+    return None if extra is None else _line(extra, module)

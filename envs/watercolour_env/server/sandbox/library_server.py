@@ -15,6 +15,8 @@ import socketserver
 import threading
 from pathlib import Path
 
+from watercolour_env.errors import ConfigError
+
 log = logging.getLogger(__name__)
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -54,7 +56,7 @@ def library_files(js_dir: Path) -> dict[str, Path]:
         js_dir: the `node_modules` folder holding the pinned `p5` and `p5.brush` packages.
 
     Raises:
-        FileNotFoundError: a library is missing (run `make install`).
+        ConfigError: a library is missing (run `make install`, or npm ci in the folder named).
     """
     files = {
         "p5.min.js": js_dir / "p5" / "lib" / "p5.min.js",
@@ -65,9 +67,9 @@ def library_files(js_dir: Path) -> dict[str, Path]:
     }
     missing = [str(p) for p in files.values() if not p.is_file()]
     if missing:
-        raise FileNotFoundError(
-            f"render libraries missing: {', '.join(missing)}; run `make install` "
-            "(npm ci in envs/watercolour_env/server/sandbox/js)"
+        raise ConfigError(
+            f"render libraries missing ({', '.join(missing)}): run `make install` in a checkout, "
+            f"or `npm ci --prefix {js_dir.parent}` where the package is installed"
         )
     return files
 

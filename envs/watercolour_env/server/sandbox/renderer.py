@@ -104,7 +104,7 @@ class Renderer(PageRecovery):
 
         Raises:
             RenderError: Chromium could not be launched (the renderer is then closed).
-            FileNotFoundError: p5 or p5.brush is not installed.
+            ConfigError: p5 or p5.brush is not installed.
         """
         with self._start_lock:
             if self._started:

@@ -3,6 +3,7 @@ import hashlib
 import pytest
 
 from tests.conftest import example
+from watercolour_env.errors import ConfigError
 from watercolour_env.server.sandbox import Renderer, RenderStatus
 
 pytestmark = pytest.mark.browser
@@ -126,3 +127,11 @@ def test_llvmpipe_rasterizer_threads_follow_the_worker_count_unless_overridden(w
         assert r.render(example("trivial.js"), seed=1).status is RenderStatus.OK
         (ours,) = gpu_processes() - before
         assert llvmpipe_threads(ours) == threads
+
+
+def test_an_install_without_the_pinned_libraries_refuses_in_one_line_naming_the_npm_folder(tmp_path):
+    # a wheel carries package.json and the lock, not node_modules: `serve` said FileNotFoundError in a traceback
+    node_modules = tmp_path / "js" / "node_modules"
+    with pytest.raises(ConfigError) as refused:
+        Renderer(workers=1, js_dir=node_modules).start()
+    assert f"npm ci --prefix {tmp_path / 'js'}" in str(refused.value) and "\n" not in str(refused.value)
