@@ -116,7 +116,7 @@ def _known_names(variables: dict[str, str], known: set[str], prefix: str) -> Non
     for key in variables:
         if key not in known:
             close = difflib.get_close_matches(key, known, n=1)
-            hint = f"did you mean {close[0]}?" if close else "the README lists the settings"
+            hint = f"did you mean {close[0]}?" if close else "docs/environment.md lists the settings"
             raise ConfigError(f"--set {key}: the Space reads no such {prefix}* setting; {hint}")
 
 

@@ -78,7 +78,7 @@ class ServerSettings(BaseSettings):
     chromium_path: str = "/usr/bin/chromium"
     render_network_namespace: Literal["auto", "on", "off"] = "auto"  # see server/sandbox/netns.py
     max_concurrent_envs: int = Field(64, ge=1)
-    # OpenEnv's reaper closes a session idle this long; see the README for why 900 s
+    # OpenEnv's reaper closes a session idle this long; see docs/environment.md for why 900 s
     session_timeout_s: float = Field(900.0, ge=1)
     default_subject: str = DEFAULT_SUBJECT
     paint_floor: float = Field(DEFAULT_PAINT_FLOOR, ge=0, le=1)
@@ -216,11 +216,11 @@ def load_settings(**overrides: object) -> ServerSettings:
     known = {f"WATERCOLOUR_{name.upper()}" for name in cls.model_fields}
     for variable in sorted(v for v in os.environ if v.upper().startswith("WATERCOLOR_")):
         meant = "WATERCOLOUR_" + variable[len("WATERCOLOR_") :].upper()
-        hint = f"did you mean {meant}?" if meant in known else "the README lists the settings"
+        hint = f"did you mean {meant}?" if meant in known else "docs/environment.md lists the settings"
         raise ConfigError(f"unknown setting {variable}: the settings are spelt WATERCOLOUR_*; {hint}")
     for variable in sorted(v for v in os.environ if v.upper().startswith("WATERCOLOUR_") and v.upper() not in known):
         close = difflib.get_close_matches(variable.upper(), known, n=1)
-        hint = f"; did you mean {close[0]}?" if close else "; the README lists the settings"
+        hint = f"; did you mean {close[0]}?" if close else "; docs/environment.md lists the settings"
         raise ConfigError(f"unknown setting {variable}{hint}")
     try:
         return cls(**overrides)  # type: ignore[arg-type]

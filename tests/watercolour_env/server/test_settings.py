@@ -93,14 +93,14 @@ def test_the_errors_name_the_variable_and_show_the_weights_in_effect(monkeypatch
         load_settings(render_workers="many")
 
 
-def readme_settings() -> dict[str, str]:
-    """The README's settings table: WATERCOLOUR_ name -> the default it documents."""
+def documented_settings(page: str = "docs/environment.md") -> dict[str, str]:
+    """A settings table (docs/environment.md's, every setting): WATERCOLOUR_ name -> the default it documents."""
     from tests.conftest import REPO
     from watercolour_env.server.settings import Settings
 
     fields = {f"WATERCOLOUR_{name.upper()}" for name in Settings.model_fields}
     documented = {}
-    for line in (REPO / "README.md").read_text().splitlines():
+    for line in (REPO / page).read_text().splitlines():
         if not line.startswith("| `WATERCOLOUR_"):
             continue
         names_cell, default_cell = [c.strip() for c in line.strip("|").split("|")][:2]
@@ -115,18 +115,24 @@ def readme_settings() -> dict[str, str]:
     return documented
 
 
-def test_the_readme_documents_every_setting_and_nothing_else():
+def test_the_env_card_documents_every_setting_and_nothing_else():
     from watercolour_env.server.settings import Settings
 
     fields = {f"WATERCOLOUR_{name.upper()}" for name in Settings.model_fields}
-    assert set(readme_settings()) == fields
+    assert set(documented_settings()) == fields
 
 
-def test_the_numbers_and_switches_the_readme_gives_as_defaults_are_the_defaults():
+def test_the_readmes_short_table_agrees_with_the_env_card():
+    short, full = documented_settings("README.md"), documented_settings()
+    assert len(short) >= 10
+    assert {name: full.get(name) for name in short} == short
+
+
+def test_the_numbers_and_switches_the_env_card_gives_as_defaults_are_the_defaults():
     from watercolour_env.server.settings import Settings
 
     checked = 0
-    for name, documented in readme_settings().items():
+    for name, documented in documented_settings().items():
         field = Settings.model_fields[name.removeprefix("WATERCOLOUR_").lower()]
         if field.default_factory is not None:
             continue  # "CPU count"

@@ -1,4 +1,4 @@
-"""The README's async client example runs as written against the real server (only its URL changed)."""
+"""docs/client.md's async client example runs as written against the real server (only its URL changed)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ pytestmark = [pytest.mark.server, pytest.mark.browser]
 
 
 def test_the_async_example_runs_four_episodes_at_once(server_url):
-    text = (REPO / "README.md").read_text()
+    text = (REPO / "docs" / "client.md").read_text()
     start = text.index("The client is async underneath")
     code = re.search(r"```python\n(.*?)```", text[start:], re.S).group(1)
     written = 'url: str = "http://127.0.0.1:8000"'
