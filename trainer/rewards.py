@@ -118,6 +118,7 @@ class EnvironmentReward:
         self.max_unscored_share = max_unscored_share
         self.references = references
         self.seconds = 0.0  # time spent in calls, all told (the trainer's step line reads it)
+        self.process_index = 0  # under accelerate launch, this process's: its completions' place in the step
 
     def check_configuration(self, subject: str | None = None) -> None:
         """Checks every replica before the model loads: alike, reachable, and accepting the options.
@@ -216,11 +217,11 @@ class EnvironmentReward:
         refused = [error for _, error in results if error.startswith("refused: ")]
         if refused:
             raise ConfigurationRefused(refused[0].removeprefix("refused: "))
-        rewards = []
+        rewards, first = [], self.process_index * n  # TRL slices a step's completions by process, in order
         for i, (observation, error) in enumerate(results):
             rewards.append(observation.reward if observation is not None else None)
             if self.log is not None:
-                self.log.add(*self._rollout(step, i, replies[i], seeds[i], subjects[i], observation, error))
+                self.log.add(*self._rollout(step, first + i, replies[i], seeds[i], subjects[i], observation, error))
         if self.log is not None:
             self.log.flush()
         self._report_unscored(step, results)

@@ -28,8 +28,9 @@ from watercolour_env.errors import ConfigError
 from watercolour_env.server.prompt import REPLY_PRIMER
 from watercolour_trainer.arguments import WatercolourArguments, parse_arguments
 from watercolour_trainer.policy import load_policy, stop_at_closing_fence
+from watercolour_trainer.processes import SharedRolloutLog, keep_multicast_off
 from watercolour_trainer.rewards import EnvironmentReward
-from watercolour_trainer.rollouts import RolloutLog, curve_rows
+from watercolour_trainer.rollouts import curve_rows
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +67,9 @@ def build_dataset(args: WatercolourArguments, tokenizer, template_kwargs: dict |
 def main(argv: list[str] | None = None) -> None:
     """Trains, then prints where the gallery and the curve are."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", force=True)
+    keep_multicast_off()  # before anything starts a process group
     args, config = parse_arguments(argv)
+    rank, processes = config.process_index, config.world_size  # (0, 1) unless started by accelerate launch
     if (config.push_to_hub or args.hub_dry_run) and not config.hub_model_id:
         raise ConfigError("--push-to-hub needs the repo to push to: --out <you>/<name> (or --hub_model_id)")
     started = time.perf_counter()
@@ -91,13 +94,14 @@ def main(argv: list[str] | None = None) -> None:
     if "enable_thinking" in (tokenizer.chat_template or ""):  # Qwen3 templates think unless told not to
         config.chat_template_kwargs = {"enable_thinking": False, **(config.chat_template_kwargs or {})}
     dataset = build_dataset(args, tokenizer, config.chat_template_kwargs)
-    rollouts = RolloutLog(
-        Path(args.rollouts_dir or Path(config.output_dir) / "rollouts"),
+    rollouts = SharedRolloutLog(
+        Path(args.rollouts_dir or Path(config.output_dir) / "rollouts"), rank, processes,
         resume_after=checkpoint_step(checkpoint) if checkpoint else None,
-    )
-    reward.log = rollouts
+    )  # fmt: skip
+    reward.log, reward.process_index = rollouts, rank
     reward.count_tokens = lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])
-    callbacks = [publisher(args, config, reward, rollouts)] if config.push_to_hub or args.hub_dry_run else []
+    publishing = (config.push_to_hub or args.hub_dry_run) and rank == 0
+    callbacks = [publisher(args, config, reward, rollouts)] if publishing else []
     config.push_to_hub = False  # the publisher uploads the adapter and the rollouts itself
     peft_config = None
     if args.adapter:
@@ -116,10 +120,11 @@ def main(argv: list[str] | None = None) -> None:
         callbacks=callbacks,
     )
     log.info("%s", describe_training(trainer.model))
-    StepLine(reward).attach(trainer)
+    StepLine(reward, rollouts).attach(trainer)
     trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
     rollouts.flush()
-    summary(rollouts, time.perf_counter() - started)
+    if rank == 0:
+        summary(rollouts, time.perf_counter() - started)
 
 
 class StepLine(TrainerCallback):
@@ -127,11 +132,13 @@ class StepLine(TrainerCallback):
 
     `step 3/110: reward 0.431 (std 0.120), gate failures 12%, unscored 0% | generation 44 s,
     environment 6 s, optimisation 4 s`. Generation is the time in TRL's generate-and-score minus
-    the reward function's; optimisation is the rest of the step.
+    the reward function's; optimisation is the rest of the step. Under `accelerate launch` it also
+    sends each generation round's rollouts to the first process (`SharedRolloutLog.share`), which
+    alone prints.
     """
 
-    def __init__(self, reward: EnvironmentReward) -> None:
-        self.reward = reward
+    def __init__(self, reward: EnvironmentReward, rollouts: SharedRolloutLog | None = None) -> None:
+        self.reward, self.rollouts = reward, rollouts
         self.generating = self.rewarding = 0.0
         self.started = time.perf_counter()
 
@@ -146,6 +153,8 @@ class StepLine(TrainerCallback):
             finally:
                 self.generating += time.perf_counter() - started
                 self.rewarding += self.reward.seconds - in_reward
+                if self.rollouts is not None:
+                    self.rollouts.share()
 
         trainer._generate_and_score_completions = timed
         trainer.add_callback(self)
@@ -156,7 +165,7 @@ class StepLine(TrainerCallback):
 
     def on_log(self, args, state, control, logs=None, **kwargs) -> None:  # noqa: ANN001, ANN003
         """Prints the line for a step's log (not for the run's closing summary)."""
-        if not logs or "reward" not in logs:
+        if not logs or "reward" not in logs or not state.is_world_process_zero:
             return
         step_s = time.perf_counter() - self.started
 
@@ -174,7 +183,7 @@ class StepLine(TrainerCallback):
         )
 
 
-def publisher(args: WatercolourArguments, config, reward: EnvironmentReward, rollouts: RolloutLog):  # noqa: ANN001, ANN201
+def publisher(args: WatercolourArguments, config, reward: EnvironmentReward, rollouts: SharedRolloutLog):  # noqa: ANN001, ANN201
     """The `HubPublisher` of a run with `--push-to-hub` or `--hub-dry-run` (`main` checked the repo)."""
     from watercolour_trainer.publish import HubPublisher
 
@@ -264,7 +273,7 @@ def load_adapter(model, adapter: str):  # noqa: ANN001, ANN201 (a transformers m
     return PeftModel.from_pretrained(model, adapter, is_trainable=True)
 
 
-def summary(rollouts: RolloutLog, elapsed_s: float) -> None:
+def summary(rollouts: SharedRolloutLog, elapsed_s: float) -> None:
     """Prints the per-step reward means and where the outputs are."""
     print(f"\nTraining finished in {elapsed_s:.0f} s.")
     for row in curve_rows(rollouts.rollouts):
@@ -279,5 +288,11 @@ def summary(rollouts: RolloutLog, elapsed_s: float) -> None:
     print(f"Rollouts: {(rollouts.folder / 'rollouts.jsonl').resolve()}")
 
 
-if __name__ == "__main__":
-    main(sys.argv[1:])
+if __name__ == "__main__":  # `accelerate launch -m watercolour_trainer.train ...`: errors as `watercolour train`'s
+    from watercolour_env.errors import WatercolourError
+
+    try:
+        main(sys.argv[1:])
+    except WatercolourError as err:
+        print(f"error: {err}", file=sys.stderr)
+        raise SystemExit(2) from None
