@@ -1,6 +1,7 @@
 """GRPO steps of randomly initialised policy architectures against the real environment server.
 
     python bench/grpo_gpu.py --arch qwen3-4b --steps 3 [--tokenizer DIR] [--json out.json]
+    accelerate launch --config_file trainer/configs/accelerate/ddp.yaml bench/grpo_gpu.py --arch qwen3-4b ...
 
 What a run of the seed's command needs, measured where weights cannot be downloaded (the lent
 H200): the policy is built from its architecture's config with random weights (bf16 on a GPU),
@@ -17,6 +18,11 @@ shorter `--max-completion-length`.
 
 Prints per step: seconds of generation, reward (the environment) and optimisation; generated
 tokens/s; peak GPU memory; and, once, trainable parameters and LoRA's modules.
+
+Under `accelerate launch` (one process per GPU) a step is still one group of 8: gradient
+accumulation is divided by the number of processes. Each process serves its own environment
+with `--render-workers` divided among them, so the environment's capacity is the one-process
+run's. The first process prints; peak memory is given per GPU.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import threading
 import time
 from pathlib import Path
@@ -134,7 +141,7 @@ def build_policy(arch: str, tokenizer, device: str):  # noqa: ANN001, ANN201
                                   pad_token_id=tokenizer.pad_token_id)  # fmt: skip
     dtype = torch.bfloat16 if device == "cuda" else torch.float32
     started = time.perf_counter()
-    with torch.device(device):
+    with torch.device(torch.cuda.current_device() if device == "cuda" else device):
         model = AutoModelForCausalLM.from_config(config, dtype=dtype)
     return model, time.perf_counter() - started
 
@@ -151,7 +158,15 @@ def main() -> None:
     parser.add_argument("--output-dir", default="runs/grpo_gpu")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from watercolour_trainer.processes import keep_multicast_off
+
+    keep_multicast_off()
+    processes, rank = int(os.environ.get("WORLD_SIZE", "1")), int(os.environ.get("RANK", "0"))
+    if 8 % processes or args.render_workers % processes:
+        parser.error(f"{processes} processes must divide the group of 8 and --render-workers")
     device = "cuda" if torch.cuda.is_available() else "cpu"
+    if device == "cuda":
+        torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))  # this process's GPU
 
     from peft import LoraConfig
     from transformers import AutoTokenizer, TrainerCallback
@@ -198,18 +213,25 @@ def main() -> None:
             step_s = time.perf_counter() - self.started
             peak_gib = torch.cuda.max_memory_allocated() / 2**30 if device == "cuda" else 0.0
             reward_s, generate_s = ExampleReplies.seconds, generating[0] - ExampleReplies.seconds
+            peaks, made = [peak_gib], [tokens[0]]
+            if processes > 1:  # every GPU's peak, every process's tokens (a collective: all processes call it)
+                from accelerate.utils import gather_object
+
+                peaks, made = gather_object([peak_gib]), gather_object([tokens[0]])
             rows.append({"step": len(rows) + 1, "step_s": step_s, "generate_s": generate_s, "reward_s": reward_s,
-                         "optimise_s": step_s - generating[0], "tokens": tokens[0],
-                         "tokens_per_s": tokens[0] / generate_s if generate_s > 0 else 0.0,
-                         "peak_gib": peak_gib})  # fmt: skip
-            print(json.dumps(rows[-1]), flush=True)
+                         "optimise_s": step_s - generating[0], "tokens": sum(made),
+                         "tokens_per_s": sum(made) / generate_s if generate_s > 0 else 0.0,
+                         "peak_gib": max(peaks), "peak_gib_per_gpu": peaks})  # fmt: skip
+            if rank == 0:
+                print(json.dumps(rows[-1]), flush=True)
 
     generating, tokens = [0.0], [0]
-    with serve_environment(args.render_s, args.render_workers) as (url, app):
+    with serve_environment(args.render_s, args.render_workers // processes) as (url, app):
         flags = ["--env-url", url, "--lora", "--all-linear", "--gradient-checkpointing", "--top-p", "0.95",
                  "--top-k", "20", "--lr", "5e-5", "--lr-scheduler", "constant_with_warmup", "--warmup-steps", "5",
                  "--scale-rewards", "none", "--steps", str(args.steps), "--n-episodes", str(max(8, args.steps)),
-                 "--num-generations", "8", "--per-device-batch-size", "1", "--gradient-accumulation-steps", "8",
+                 "--num-generations", "8", "--per-device-batch-size", "1",
+                 "--gradient-accumulation-steps", str(8 // processes),
                  "--max-completion-length", str(args.max_completion_length), "--report_to", "none",
                  "--save_strategy", "no", "--logging_steps", "1", "--output_dir", args.output_dir]  # fmt: skip
         flags += ["--bf16"] if device == "cuda" else ["--use_cpu", "true", "--bf16", "false"]
@@ -236,11 +258,20 @@ def main() -> None:
         trainer._generate_and_score_completions = timed
         trainer.train()
         renders = app.state.renderer.renders
+    if processes > 1:  # every process's environment
+        from accelerate.utils import gather_object
+
+        renders = sum(gather_object([renders]))
+    if rank != 0:
+        return
     summary = {"arch": args.arch, "device": torch.cuda.get_device_name() if device == "cuda" else "cpu",
+               "processes": processes,
+               "sharding": "fsdp" if os.environ.get("ACCELERATE_USE_FSDP") == "true" else "none",
                "build_s": build_s, "training": described, "renders": renders, "render_s": args.render_s,
                "render_workers": args.render_workers, "max_completion_length": args.max_completion_length,
                "steps": rows}  # fmt: skip
-    print(f"\n{args.arch} on {summary['device']}: built in {build_s:.1f} s; {described}")
+    print(f"\n{args.arch} on {summary['device']} x{processes} (sharding: {summary['sharding']}): built in "
+          f"{build_s:.1f} s; {described}")
     print(f"{'step':>4} {'step s':>7} {'generate s':>10} {'reward s':>8} {'optimise s':>10} {'tokens/s':>8} "
           f"{'env share':>9} {'peak GiB':>8}")  # fmt: skip
     for r in rows:
