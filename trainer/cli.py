@@ -73,14 +73,18 @@ def demo(ctx: typer.Context) -> None:
 
 
 @app.command(context_settings=EXTRA_ARGS)
-def bench(ctx: typer.Context, name: str = typer.Argument(..., help="Which benchmark: render.")) -> None:
+def bench(
+    ctx: typer.Context, name: str = typer.Argument(..., help="A script of bench/: render, gate, sft_gate_pass, ...")
+) -> None:
     """Run a benchmark script from bench/ of a source checkout (e.g. `watercolour bench render`)."""
     import runpy
     import sys
 
     script = REPO / "bench" / f"{name}.py"
     if not script.is_file():
-        raise typer.BadParameter(f"no benchmark {script}; benchmarks run from a source checkout")
+        names = sorted(path.stem for path in (REPO / "bench").glob("*.py") if not path.stem.startswith("_"))
+        where = f"there are: {', '.join(names)}" if names else "benchmarks run from a source checkout"
+        raise typer.BadParameter(f"no benchmark bench/{name}.py; {where}")
     sys.argv = [str(script), *ctx.args]
     runpy.run_path(str(script), run_name="__main__")
 

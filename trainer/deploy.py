@@ -136,9 +136,7 @@ def _server_would_start(variables: dict[str, str], secrets: dict[str, str]) -> N
         os.environ.update(secrets)
         load_settings()
     except ConfigError as err:
-        head, *rest = str(err).splitlines()
-        reasons = "; ".join(line.removeprefix("- ") for line in rest)
-        raise ConfigError(f"the Space would refuse to start: {head}{' ' + reasons if reasons else ''}") from err
+        raise ConfigError(f"the Space would refuse to start: {err}") from err
     finally:
         os.environ.clear()
         os.environ.update(saved)

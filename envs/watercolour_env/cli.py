@@ -109,7 +109,7 @@ def render(
 @app.command()
 def serve(
     host: str = typer.Option(None, help="Interface to bind; WATERCOLOUR_HOST or 127.0.0.1."),
-    port: int = typer.Option(None, help="Port; WATERCOLOUR_PORT or 8000."),
+    port: int = typer.Option(None, min=1, max=65535, help="Port; WATERCOLOUR_PORT or 8000."),
 ) -> None:
     """Start the environment server (OpenEnv websocket at /ws)."""
     from watercolour_env.errors import require_extra
@@ -141,12 +141,16 @@ def episode(
     parsed = parse_reward_weights(weights)
     options = {} if parsed is None else {"weights": parsed}
     try:
+        reply = reply_file.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise WatercolourError(f"{reply_file} is not a text file; give a model reply or a p5.js sketch") from err
+    try:
         with WatercolourEnv(base_url=env_url, message_timeout_s=120).sync() as env:
             try:
                 env.reset(seed=seed, subject=subject, return_image=out is not None, **options)
             except RuntimeError as err:  # the server's refusal, e.g. weights for a scorer it lacks
                 raise WatercolourError(f"the server refused the episode: {err}") from err
-            result = env.step(WatercolourAction(reply=reply_file.read_text()))
+            result = env.step(WatercolourAction(reply=reply))
     except ConnectionError as err:
         raise WatercolourError(connection_problem(err, env_url)) from err
     observation = result.observation
@@ -157,6 +161,7 @@ def episode(
     report["image"] = str(out) if out is not None and observation.image_png_b64 else None
     typer.echo(json.dumps(report, indent=2))
     if observation.status is EpisodeStatus.INFRA_ERROR:
+        typer.echo(f"error: the episode went unscored ({observation.detail or 'infra_error'}); try again", err=True)
         raise typer.Exit(3)
 
 

@@ -123,8 +123,16 @@ def parse_reward_weights(text: str | None) -> dict[str, float] | str | None:
             (`hps-led`), which is passed as is for the server to check; None or "" for none.
 
     Raises:
-        json.JSONDecodeError: text that starts with "{" but is not JSON.
+        ConfigError: text that starts with "{" but is not a JSON object.
     """
+    from watercolour_env.errors import ConfigError
+
     if not text or not text.strip():
         return None
-    return json.loads(text) if text.lstrip().startswith("{") else text.strip()
+    if not text.lstrip().startswith("{"):
+        return text.strip()
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ConfigError(f"weights {text!r} are not JSON ({err.msg} at column {err.colno}); "
+                          'write them as {"gate": 0.1, "embedded": 0.9}, or name a preset') from err  # fmt: skip

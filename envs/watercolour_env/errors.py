@@ -38,7 +38,8 @@ def require_extra(extra: str) -> None:
     "train" includes "server" (pyproject.toml). Raises:
         ConfigError: one line naming the extra and the first missing module.
     """
-    wanted = [module for module, brought_by in EXTRAS.items() if brought_by in (extra, "server")]
+    wanted = [module for module, brought_by in EXTRAS.items() if brought_by == extra]
+    wanted += [module for module, brought_by in EXTRAS.items() if brought_by == "server" and extra != "server"]
     for module in wanted:
         if importlib.util.find_spec(module) is None:
             raise ConfigError(_line(extra, module))

@@ -45,3 +45,51 @@ def test_render_exits_1_for_a_sketch_that_throws_and_2_for_a_file_that_is_not_te
     binary = subprocess.run([WATERCOLOUR, "render", str(png)], capture_output=True, text=True, timeout=120)
     assert binary.returncode == 2
     assert binary.stderr.strip().splitlines() == [f"error: {png} is not a text file; give a p5.js sketch"]
+
+
+def one_line(done: subprocess.CompletedProcess) -> str:
+    """The single stderr line of a refused command (and nothing on stdout)."""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and not done.stdout, done.stdout + done.stderr
+    return lines[0]
+
+
+def test_an_episode_with_weights_that_are_not_json_is_one_line_and_exit_2():
+    done = subprocess.run([WATERCOLOUR, "episode", str(EXAMPLES / "hibiscus.js"), "--weights", "{gate: 1"],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 2
+    assert one_line(done).startswith("error: weights '{gate: 1' are not JSON (Expecting property name")
+
+
+def test_an_episode_of_a_file_that_is_not_text_is_one_line_and_exit_2(tmp_path):
+    png = tmp_path / "picture.png"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    done = subprocess.run([WATERCOLOUR, "episode", str(png)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert one_line(done) == f"error: {png} is not a text file; give a model reply or a p5.js sketch"
+
+
+def test_serve_on_a_port_another_server_holds_refuses_before_chromium_starts():
+    import socket
+
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        done = subprocess.run([WATERCOLOUR, "serve", "--port", str(port)], capture_output=True, text=True,
+                              timeout=120)  # fmt: skip
+    assert done.returncode == 2
+    assert one_line(done).startswith(f"error: cannot listen on 127.0.0.1:{port} (Address already in use)")
+    too_high = subprocess.run([WATERCOLOUR, "serve", "--port", "99999"], capture_output=True, text=True, timeout=60)
+    assert too_high.returncode == 2 and "less than or equal to 65535" in too_high.stderr
+
+
+def test_a_bad_setting_is_one_line():
+    env = {**os.environ, "WATERCOLOUR_RENDER_WORKERS": "many", "WATERCOLOUR_EPISODE_DEADLINE_S": "-1"}
+    done = subprocess.run([WATERCOLOUR, "render", str(EXAMPLES / "hibiscus.js")], capture_output=True, text=True,
+                          timeout=60, env=env)  # fmt: skip
+    assert done.returncode == 2
+    line = one_line(done)
+    assert line.startswith("error: invalid WATERCOLOUR_* setting: ")
+    assert "WATERCOLOUR_RENDER_WORKERS: Input should be a valid integer" in line
+    assert "; WATERCOLOUR_EPISODE_DEADLINE_S: Input should be greater than 0" in line

@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from openenv.core.env_server.http_server import create_app
 from openenv.core.env_server.types import ConcurrencyConfig
 
-from watercolour_env.errors import WatercolourError
+from watercolour_env.errors import ConfigError, WatercolourError
 from watercolour_env.models import WatercolourAction, WatercolourObservation, WatercolourState
 from watercolour_env.pool import Pool
 from watercolour_env.server import health
@@ -123,12 +123,32 @@ def install_error_answers(app: FastAPI) -> None:
 
 
 def main(host: str | None = None, port: int | None = None) -> None:
-    """Serves the environment with uvicorn until interrupted."""
+    """Serves the environment with uvicorn until interrupted.
+
+    Raises:
+        ConfigError: a setting is wrong, or the address is taken (checked before Chromium starts).
+    """
     import uvicorn
 
     settings = load_settings()
+    host, port = host or settings.host, port or settings.port
+    refuse_a_taken_address(host, port)
     app = build_app(settings)
-    uvicorn.run(app, host=host or settings.host, port=port or settings.port, log_level="info")
+    uvicorn.run(app, host=host, port=port, log_level="info")
+
+
+def refuse_a_taken_address(host: str, port: int) -> None:
+    """Raises ConfigError when `host:port` cannot be listened on (another server has it, or no such address)."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn: a closed server's port is free
+        try:
+            probe.bind((host, port))
+        except OSError as err:
+            raise ConfigError(f"cannot listen on {host}:{port} ({err.strerror or err}); "
+                              "give another --port or WATERCOLOUR_PORT, or stop what holds it") from err  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -225,9 +225,9 @@ def load_settings(**overrides: object) -> ServerSettings:
     try:
         return cls(**overrides)  # type: ignore[arg-type]
     except ValidationError as err:
-        lines = [
-            (f"- WATERCOLOUR_{str(e['loc'][0]).upper()}: " if e["loc"] else "- ")
+        reasons = [
+            (f"WATERCOLOUR_{str(e['loc'][0]).upper()}: " if e["loc"] else "")
             + e["msg"].removeprefix("Value error, ")
             for e in err.errors()
-        ]
-        raise ConfigError("invalid WATERCOLOUR_* setting:\n" + "\n".join(lines)) from err
+        ]  # one line, so a refusal reads as every other: "error: invalid WATERCOLOUR_* setting: ..."
+        raise ConfigError("invalid WATERCOLOUR_* setting: " + "; ".join(reasons)) from err

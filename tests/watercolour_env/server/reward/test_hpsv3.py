@@ -181,6 +181,7 @@ def test_a_server_whose_space_is_down_reports_infra_error_with_reward_none():
 
             unscored = episode(env_url)  # the command line says so in its exit code
             assert unscored.returncode == 3 and '"status": "infra_error"' in unscored.stdout
+            assert unscored.stderr.strip().splitlines()[-1].endswith("; try again")  # one line saying what to do
     finally:
         app.state.renderer.close()
     assert result.reward is None and result.observation.status is EpisodeStatus.INFRA_ERROR
