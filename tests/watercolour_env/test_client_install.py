@@ -43,7 +43,7 @@ def test_the_client_install_leaves_out_the_browser_torch_and_the_server(client_v
 
 def test_the_readme_notebook_example_runs_on_the_client_install(client_venv, server_url):
     text = (REPO / "README.md").read_text()
-    code = re.search(r"From a notebook:\n\n```python\n(.*?)```", text, re.S).group(1)
+    code = re.search(r"```python\n(.*?)```", text[text.index("## From a notebook") :], re.S).group(1)
     assert 'base_url="http://127.0.0.1:8000"' in code
     code = code.replace('base_url="http://127.0.0.1:8000"', f'base_url="{server_url}"')
     done = subprocess.run([str(client_venv / "python"), "-c", code], capture_output=True, text=True, timeout=300,
