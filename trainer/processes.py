@@ -9,14 +9,11 @@ collective would use the wrong GPU). `docs/decisions/0005-several-gpus.md` says 
 
 from __future__ import annotations
 
-import logging
 import os
 from pathlib import Path
 from typing import Any
 
 from watercolour_trainer.rollouts import Rollout, RolloutLog
-
-log = logging.getLogger(__name__)
 
 NO_MULTICAST = {"NCCL_NVLS_ENABLE": "0", "TORCH_SYMM_MEM_DISABLE_MULTICAST": "1", "NVSHMEM_DISABLE_NVLS": "1"}
 """NVLink multicast off in NCCL, PyTorch and NVSHMEM. LoRA's gradients are a few MB a step, so

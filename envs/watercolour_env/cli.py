@@ -40,6 +40,16 @@ def main() -> None:
         raise SystemExit(2) from None
 
 
+def read_text(path: Path, wanted: str) -> str:
+    """The UTF-8 text of `path`; a file that is not text is a ConfigError saying what to give instead."""
+    from watercolour_env.errors import ConfigError
+
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"{path} is not a text file; give {wanted}") from err
+
+
 pool_app = typer.Typer(help="Build a reference pool: render sketches, see the tiers at a glance.", no_args_is_help=True)
 app.add_typer(pool_app, name="pool")
 
@@ -70,16 +80,13 @@ def render(
     Exits 0 when the sketch ran to the end, 1 when it threw or ran out of time (`status` says
     which), 2 when the file is not a text file or a setting is wrong, 3 when the renderer failed.
     """
-    from watercolour_env.errors import ConfigError, require_extra
+    from watercolour_env.errors import require_extra
 
     require_extra("server")
     from watercolour_env.server.sandbox import Renderer, RenderStatus
     from watercolour_env.server.settings import load_settings
 
-    try:
-        source = sketch.read_text(encoding="utf-8")
-    except UnicodeDecodeError as err:
-        raise ConfigError(f"{sketch} is not a text file; give a p5.js sketch") from err
+    source = read_text(sketch, "a p5.js sketch")
     settings = load_settings()
     out = out or sketch.with_suffix(".png")
     with Renderer(
@@ -140,10 +147,7 @@ def episode(
 
     parsed = parse_reward_weights(weights)
     options = {} if parsed is None else {"weights": parsed}
-    try:
-        reply = reply_file.read_text(encoding="utf-8")
-    except UnicodeDecodeError as err:
-        raise WatercolourError(f"{reply_file} is not a text file; give a model reply or a p5.js sketch") from err
+    reply = read_text(reply_file, "a model reply or a p5.js sketch")
     try:
         with WatercolourEnv(base_url=env_url, message_timeout_s=120).sync() as env:
             try:
