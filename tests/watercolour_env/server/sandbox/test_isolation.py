@@ -147,22 +147,31 @@ def chromium_processes() -> list[psutil.Process]:
     return [p for p in psutil.Process().children(recursive=True) if "chrom" in p.name()]
 
 
+def network_of(pid: int) -> tuple[str, list[str], list[str]] | None:
+    """(namespace, interfaces, routes) of a live process; None once it has exited, which Chromium's
+    short-lived helpers do between being listed and being read (a CI run met one)."""
+    try:
+        namespace = os.readlink(f"/proc/{pid}/ns/net")
+        devices = Path(f"/proc/{pid}/net/dev").read_text().splitlines()[2:]
+        routes = Path(f"/proc/{pid}/net/route").read_text().splitlines()[1:]
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    return namespace, [line.split(":")[0].strip() for line in devices], routes
+
+
 def test_chromium_sees_only_loopback_with_no_route_anywhere():
     # every process of the browser (browser, GPU, renderers) lives in a network namespace of its
     # own: its one interface is loopback, and it has no route
     with Renderer(workers=1, network_namespace="on") as renderer:
         assert renderer.network_isolation == "namespace"
         assert renderer.render(example("trivial.js"), seed=1).status is RenderStatus.OK
-        processes = chromium_processes()
-        assert len(processes) >= 3  # the browser, its GPU process, a renderer at least
         ours = os.readlink("/proc/self/ns/net")
-        for process in processes:
-            assert os.readlink(f"/proc/{process.pid}/ns/net") != ours
-            interfaces = [
-                line.split(":")[0].strip() for line in Path(f"/proc/{process.pid}/net/dev").read_text().splitlines()[2:]
-            ]
+        seen = [network for p in chromium_processes() if (network := network_of(p.pid)) is not None]
+        assert len(seen) >= 3  # the browser, its GPU process, a renderer at least
+        for namespace, interfaces, routes in seen:
+            assert namespace != ours
             assert interfaces == ["lo"]
-            assert Path(f"/proc/{process.pid}/net/route").read_text().splitlines()[1:] == []
+            assert routes == []
 
 
 WEBRTC_FLAGS = ("--force-webrtc-ip-handling-policy", "--webrtc-ip-handling-policy")
