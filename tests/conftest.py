@@ -13,9 +13,12 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
+import psutil
 import pytest
 from PIL import Image
 
@@ -49,6 +52,22 @@ def png_of(kind: str) -> bytes:
     buf = io.BytesIO()
     Image.fromarray(img).save(buf, format="PNG")
     return buf.getvalue()
+
+
+T = TypeVar("T")
+
+
+def of_each_chromium_process(read: Callable[[psutil.Process], T]) -> list[T]:
+    """`read(process)` for every Chromium process under this one, leaving out those that exit
+    before it is done: Chromium's short-lived helpers do (a clean-clone CI run met one)."""
+    found = []
+    for process in psutil.Process().children(recursive=True):
+        try:
+            if "chrom" in process.name().lower():
+                found.append(read(process))
+        except (psutil.NoSuchProcess, FileNotFoundError, ProcessLookupError):
+            continue
+    return found
 
 
 def episode(url: str, *args: str) -> subprocess.CompletedProcess:

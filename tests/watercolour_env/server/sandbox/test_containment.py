@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import example
+from tests.conftest import example, of_each_chromium_process
 from watercolour_env.server.sandbox import Renderer, RenderStatus
 
 pytestmark = pytest.mark.browser
@@ -216,9 +216,8 @@ def test_no_chromium_process_holds_the_servers_credentials(monkeypatch):
         monkeypatch.setenv(name, value)
     with Renderer(workers=1, deadline_s=10) as renderer:
         assert renderer.render(example("hibiscus.js"), seed=1).status is RenderStatus.OK
-        browsers = [p for p in psutil.Process().children(recursive=True) if "chrom" in p.name().lower()]
-        assert len(browsers) >= 3  # the browser, its GPU process, a renderer at least
-        environs = [process.environ() for process in browsers]  # Chromium's helpers retitle over theirs
+        environs = of_each_chromium_process(psutil.Process.environ)  # Chromium's helpers retitle over theirs
+        assert len(environs) >= 3  # the browser, its GPU process, a renderer at least
         for environ in environs:
             text = json.dumps(environ)
             assert not [s for s in [*secrets, *secrets.values()] if s in text], text[:300]

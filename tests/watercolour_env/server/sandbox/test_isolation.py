@@ -17,7 +17,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tests.conftest import REPO, example
+from tests.conftest import REPO, example, of_each_chromium_process
 from watercolour_env.errors import RenderError
 from watercolour_env.server.sandbox import Renderer, RenderStatus
 from watercolour_env.server.sandbox import renderer as render
@@ -143,19 +143,11 @@ def test_with_the_guard_the_stalling_shader_never_runs(renderer):
     assert ("direct_context", "getContext") in result.violations
 
 
-def chromium_processes() -> list[psutil.Process]:
-    return [p for p in psutil.Process().children(recursive=True) if "chrom" in p.name()]
-
-
-def network_of(pid: int) -> tuple[str, list[str], list[str]] | None:
-    """(namespace, interfaces, routes) of a live process; None once it has exited, which Chromium's
-    short-lived helpers do between being listed and being read (a CI run met one)."""
-    try:
-        namespace = os.readlink(f"/proc/{pid}/ns/net")
-        devices = Path(f"/proc/{pid}/net/dev").read_text().splitlines()[2:]
-        routes = Path(f"/proc/{pid}/net/route").read_text().splitlines()[1:]
-    except (FileNotFoundError, ProcessLookupError):
-        return None
+def network_of(process: psutil.Process) -> tuple[str, list[str], list[str]]:
+    """A process's network namespace, interfaces and routes, from /proc."""
+    namespace = os.readlink(f"/proc/{process.pid}/ns/net")
+    devices = Path(f"/proc/{process.pid}/net/dev").read_text().splitlines()[2:]
+    routes = Path(f"/proc/{process.pid}/net/route").read_text().splitlines()[1:]
     return namespace, [line.split(":")[0].strip() for line in devices], routes
 
 
@@ -166,7 +158,7 @@ def test_chromium_sees_only_loopback_with_no_route_anywhere():
         assert renderer.network_isolation == "namespace"
         assert renderer.render(example("trivial.js"), seed=1).status is RenderStatus.OK
         ours = os.readlink("/proc/self/ns/net")
-        seen = [network for p in chromium_processes() if (network := network_of(p.pid)) is not None]
+        seen = of_each_chromium_process(network_of)
         assert len(seen) >= 3  # the browser, its GPU process, a renderer at least
         for namespace, interfaces, routes in seen:
             assert namespace != ours
