@@ -196,6 +196,7 @@ def parse_arguments(argv: list[str] | None = None):  # noqa: ANN201 (Watercolour
     argv = list(sys.argv[1:] if argv is None else argv)
     # a typo is refused, not guessed
     parser = TrlParser((WatercolourArguments, GRPOConfig), allow_abbrev=False, prog="watercolour train")
+    parser = with_config_flag(parser)
     try:
         return parser.parse_args_and_config(args=_bare_booleans(translate_seed_flags(argv), GRPOConfig))
     except ValueError as err:  # TrainingArguments' own refusals: one line, not a traceback
@@ -208,6 +209,30 @@ def parse_arguments(argv: list[str] | None = None):  # noqa: ANN201 (Watercolour
         if "bf16" in message and "use_cpu" in message:
             message += " (on a machine without a GPU: --use_cpu true --bf16 false)"
         raise ConfigError(message) from err
+
+
+def with_config_flag(parser):  # noqa: ANN001, ANN201 (a TrlParser, returned)
+    """Lists TRL's `--config FILE` in `--help`, where TRL's own parser leaves it out.
+
+    It goes in the description (first) and among the flags (last, after TRL's ~300).
+
+    `TrlParser.parse_args_and_config` takes `--config` and its file out of the command line
+    before argparse sees it, so the flag added here only documents; with no default it adds
+    nothing to the parsed dataclasses.
+    """
+    import argparse
+
+    parser.description = (
+        "Every flag can also come from a YAML file, --config FILE (trainer/configs/ has presets); "
+        "flags on the command line override it. The watercolour flags come first, then TRL's."
+    )
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        default=argparse.SUPPRESS,
+        help="A YAML file of these flags (trainer/configs/ has presets); flags given here override it.",
+    )
+    return parser
 
 
 def _bare_booleans(argv: list[str], *dataclasses_: type) -> list[str]:

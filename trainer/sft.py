@@ -29,6 +29,7 @@ from trl import SFTConfig, SFTTrainer, TrlParser
 from watercolour_env.errors import ConfigError
 from watercolour_env.pool import STARTER_POOL, Pool, Tier
 from watercolour_env.server.prompt import SYSTEM_PROMPT, user_prompt
+from watercolour_trainer.arguments import with_config_flag
 from watercolour_trainer.policy import EMBEDDED_POLICY, load_policy
 
 log = logging.getLogger(__name__)
@@ -125,7 +126,7 @@ def main(argv: list[str] | None = None) -> Path:
     """
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", force=True)
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = TrlParser((SFTArguments, SFTConfig), prog="watercolour sft")
+    parser = with_config_flag(TrlParser((SFTArguments, SFTConfig), prog="watercolour sft"))
     args, config = parser.parse_args_and_config(args=cpu_defaults() + argv)
     if args.lora_r <= 0:
         raise ConfigError("--lora_r must be above 0: sft writes a LoRA adapter for `watercolour train --adapter`")

@@ -139,8 +139,13 @@ def test_a_setting_trainingarguments_refuses_is_one_line_that_says_what_to_set()
     assert "\n" not in str(refused.value)
 
 
-@pytest.mark.parametrize(("command", "flags"), [("train", ["--env_url", "--env_replicas", "--learning_rate"]),
-                                                ("sft", ["--pool", "--tiers", "--num_train_epochs"])])  # fmt: skip
+@pytest.mark.parametrize(
+    ("command", "flags"),
+    [
+        ("train", ["--env_url", "--env_replicas", "--learning_rate", "--config"]),
+        ("sft", ["--pool", "--tiers", "--num_train_epochs", "--config"]),
+    ],
+)
 def test_help_of_train_and_sft_lists_their_real_flags(command, flags):
     import subprocess
 
@@ -151,3 +156,4 @@ def test_help_of_train_and_sft_lists_their_real_flags(command, flags):
     assert shown.stdout.startswith(f"usage: watercolour {command} ")
     for flag in flags:
         assert f"  {flag} " in shown.stdout, flag
+    assert "--config FILE (trainer/configs/ has" in " ".join(shown.stdout.split())  # said before TRL's ~300 flags
