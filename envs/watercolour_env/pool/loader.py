@@ -97,7 +97,7 @@ class Pool:
     Example:
         >>> pool = Pool.load(str(STARTER_POOL))  # doctest: +SKIP
         >>> len(pool.tier(Tier.LOVE)), len(pool.tier(Tier.OKAY))  # doctest: +SKIP
-        (15, 20)
+        (19, 27)
     """
 
     def __init__(self, references: list[Reference], source: str = "") -> None:
@@ -105,7 +105,11 @@ class Pool:
         self.source = source
         missing = [t.value for t in (Tier.LOVE, Tier.OKAY) if not self.tier(t)]
         if missing:
-            raise ConfigError(f"the pool {source or '(in memory)'} has no {' and no '.join(missing)} painting")
+            if source and Path(source).is_dir():
+                todo = f"rate its paintings with `watercolour pool rate {source}`"
+            else:  # a dataset: into a folder first
+                todo = f"`watercolour pool pull {source or 'SPEC'} FOLDER`, then `watercolour pool rate FOLDER`"
+            raise ConfigError(f"the pool {source or '(in memory)'} has no {' and no '.join(missing)} painting: {todo}")
 
     def tier(self, tier: Tier) -> list[Reference]:
         """The references of one tier, in pool order."""

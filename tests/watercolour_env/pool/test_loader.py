@@ -62,8 +62,18 @@ def test_a_rated_folder_loads_and_unrated_rows_are_left_out(rendered):
 def test_a_pool_without_love_refuses_to_load_and_says_why(rendered):
     folder, _ = rendered
     rate(folder, {"hibiscus": Tier.OKAY, "trivial": Tier.NOPE})
-    with pytest.raises(ConfigError, match="no love"):
+    with pytest.raises(ConfigError, match="no love") as refused:
         Pool.from_folder(folder)
+    assert str(refused.value).endswith(f"painting: rate its paintings with `watercolour pool rate {folder}`")
+
+
+def test_a_dataset_without_ratings_says_to_pull_it_and_rate_it():
+    with pytest.raises(ConfigError) as refused:
+        Pool([], source="me/pool@v2")
+    assert str(refused.value) == (
+        "the pool me/pool@v2 has no love and no okay painting: "
+        "`watercolour pool pull me/pool@v2 FOLDER`, then `watercolour pool rate FOLDER`"
+    )
 
 
 def test_an_unreadable_image_names_the_painting(rendered, tmp_path):

@@ -196,11 +196,18 @@ class EmbeddedTerm(Term):
     def build(cls, options: object, pool: Pool, weight: float) -> EmbeddedTerm:
         """Fits on the pool (0.6 s), even at weight 0, so that an episode may ask for it.
 
-        A weighted scorer whose held-out pairwise accuracy is under `WEAK_ACCURACY` is logged
-        as a warning (shown without -v): its reward is close to noise.
+        A weighted scorer whose held-out pairwise accuracy is under `WEAK_ACCURACY`, or cannot be
+        measured on so few paintings, is logged as a warning (shown without -v): its reward is
+        close to noise.
         """
         scorer = EmbeddedScorer.fit(pool)
         accuracy = scorer.holdout_accuracy
+        if weight > 0 and accuracy is None:
+            counts = ", ".join(f"{tier} {n}" for tier, n in pool.counts().items())
+            log.warning(
+                "embedded scorer: %s is too few paintings to measure its held-out accuracy; its reward at "
+                "weight %.2f may be noise; rate more paintings (the starter pool has 62)", counts, weight,
+            )  # fmt: skip
         if weight > 0 and accuracy is not None and accuracy < WEAK_ACCURACY:
             log.warning(
                 "embedded scorer: held-out pairwise accuracy %.2f on this pool (chance is 0.50; the starter "
@@ -214,8 +221,13 @@ class EmbeddedTerm(Term):
         return Verdict(self.scorer.score(painting.png))
 
 
-def _cross_validate(features: np.ndarray, ranks: np.ndarray, l2: float, folds: int, seed: int) -> float:
-    """Pairwise accuracy on cross-tier pairs of held-out paintings, folds stratified by tier."""
+def _cross_validate(features: np.ndarray, ranks: np.ndarray, l2: float, folds: int, seed: int) -> float | None:
+    """Pairwise accuracy on cross-tier pairs of held-out paintings, folds stratified by tier.
+
+    A fold whose training paintings are all of one tier (or none) has nothing to learn from and
+    is left out. None when no fold is left with a cross-tier pair to test: a pool of one or
+    two paintings per tier is too small to measure.
+    """
     rng = np.random.default_rng(seed)
     fold_of = np.empty(len(ranks), dtype=np.int64)
     for rank in np.unique(ranks):
@@ -224,9 +236,11 @@ def _cross_validate(features: np.ndarray, ranks: np.ndarray, l2: float, folds: i
     correct = total = 0
     for k in range(folds):
         train, test = fold_of != k, fold_of == k
+        pairs = tier_pairs(ranks[test])
+        if len(np.unique(ranks[train])) < 2 or len(pairs) == 0:
+            continue
         model = EmbeddedScorer._fit_arrays(features[train], ranks[train], l2)
         utilities = np.array([model.utility(f) for f in features[test]])
-        pairs = tier_pairs(ranks[test])
         correct += int((utilities[pairs[:, 0]] > utilities[pairs[:, 1]]).sum())
         total += len(pairs)
-    return correct / total if total else float("nan")
+    return correct / total if total else None

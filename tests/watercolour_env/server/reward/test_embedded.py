@@ -87,3 +87,20 @@ def test_a_weighted_scorer_near_chance_is_a_warning_without_verbose_logging(capl
         EmbeddedTerm.build(None, shuffled, weight=0.0)  # not weighed: nothing to warn about
         EmbeddedTerm.build(None, starter, weight=0.9)  # the starter pool: 0.83
         assert not [r for r in caplog.records if "close to noise" in r.message]
+
+
+def test_a_pool_too_small_to_measure_says_so_without_numpy_warnings(caplog):
+    import logging
+    import warnings
+
+    from watercolour_env.server.reward.embedded import EmbeddedTerm
+
+    starter = Pool.load(str(STARTER_POOL))
+    # one painting per tier: every fold either trains on nothing or tests no pair
+    tiny = Pool([starter.tier(t)[0] for t in Tier], source="tiny")
+    with warnings.catch_warnings(), caplog.at_level(logging.WARNING):
+        warnings.simplefilter("error")  # numpy's "Mean of empty slice" was 14 lines at start-up
+        term = EmbeddedTerm.build(None, tiny, weight=0.9)
+    assert term.scorer.holdout_accuracy is None  # not 0.00, which it used to report
+    (warned,) = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert "love 1, okay 1, nope 1 is too few paintings to measure" in warned and "rate more" in warned
