@@ -4,9 +4,10 @@ Layout of a rollouts folder:
     rollouts.jsonl   one JSON object per rollout (step, group, position, prompt, completion, sketch,
                      reward, status, components, violations, image path)
     paintings/       step0001-g00-p00.png, ... (only rollouts that rendered)
-    curve.csv        per step: rollouts, reward mean and population std over rollouts with a
-                     reward (gate failures count as 0.0, unscored ones are left out, as in
-                     GRPO's group statistics), gate failure and infrastructure failure fractions
+    curve.csv        per step: rollouts, reward mean and sample std (n - 1, as TRL's logged
+                     `reward_std`) over rollouts with a reward (gate failures count as 0.0,
+                     unscored ones are left out, as in GRPO's group statistics), gate failure
+                     and infrastructure failure fractions
     gallery.html     the paintings by step, best first within a step
 """
 
@@ -124,7 +125,11 @@ CURVE_FIELDS = ("step", "rollouts", "reward_mean", "reward_std", "gate_fail_frac
 
 
 def curve_rows(rollouts: list[Rollout]) -> list[dict[str, object]]:
-    """Per-step statistics; reward mean and population std over rollouts whose reward is not None."""
+    """Per-step statistics; reward mean and sample std (n - 1) over rollouts whose reward is not None.
+
+    The std is TRL's `reward_std` (Bessel-corrected, over the step's scored rollouts), so the
+    step line, the summary and the curve give one number for one step; "" under two rewards.
+    """
     rows = []
     for step in sorted({r.step for r in rollouts}):
         at_step = [r for r in rollouts if r.step == step]
@@ -134,7 +139,7 @@ def curve_rows(rollouts: list[Rollout]) -> list[dict[str, object]]:
                 "step": step,
                 "rollouts": len(at_step),
                 "reward_mean": round(statistics.fmean(rewards), 6) if rewards else "",
-                "reward_std": round(statistics.pstdev(rewards), 6) if rewards else "",
+                "reward_std": round(statistics.stdev(rewards), 6) if len(rewards) > 1 else "",
                 "gate_fail_fraction": round(sum(r.status == "rejected" for r in at_step) / len(at_step), 6),
                 "infra_fail_fraction": round(sum(r.status == "infra_error" for r in at_step) / len(at_step), 6),
             }

@@ -18,9 +18,10 @@ def test_the_curve_averages_scored_rollouts_and_counts_failures_apart():
             rollout(2, None, "infra_error"),
         ]
     )
-    # step 1: rewards (0.6, 0.2, 0.0) -> mean 0.266667, population std 0.249444
+    # step 1: rewards (0.6, 0.2, 0.0) -> mean 0.266667; squared deviations 0.111111 + 0.004444 +
+    # 0.071111 = 0.186667, over n - 1 = 2 (TRL's reward_std) -> 0.093333, std 0.305505
     assert rows[0]["reward_mean"] == round(0.8 / 3, 6)
-    assert rows[0]["reward_std"] == 0.249444
+    assert rows[0]["reward_std"] == 0.305505
     assert rows[0]["gate_fail_fraction"] == 0.25 and rows[0]["infra_fail_fraction"] == 0.25
     # step 2 has no scored rollout: no mean, not a zero
     assert rows[1]["reward_mean"] == "" and rows[1]["infra_fail_fraction"] == 1.0
