@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from watercolour_env import WatercolourAction, WatercolourEnv, WatercolourObservation
-from watercolour_env.client import connection_problem
+from watercolour_env.client import DEFAULT_EPISODE_TIMEOUT_S, EPISODE_TIMEOUT_MARGIN_S, connection_problem
 from watercolour_env.errors import ConfigError
 from watercolour_env.sketch import extract_sketch
 from watercolour_trainer.replicas import Replica, Replicas
@@ -38,11 +38,6 @@ REFUSAL_CODES = frozenset({"EXECUTION_ERROR", "VALIDATION_ERROR"})
 
 CAPACITY_BACKOFF_MAX_S = 5.0
 """The longest wait between two tries of a server at its session limit, in seconds."""
-EPISODE_TIMEOUT_MARGIN_S = 30.0
-"""How much longer than the server's episode deadline a client waits: the server answers by its
-deadline (`infra_error` at worst), so a client that hears nothing by then has lost the server."""
-DEFAULT_EPISODE_TIMEOUT_S = 120.0 + EPISODE_TIMEOUT_MARGIN_S
-"""The server's default episode deadline (`WATERCOLOUR_EPISODE_DEADLINE_S`, 120 s) plus the margin."""
 
 
 class ConfigurationRefused(ConfigError):

@@ -149,7 +149,7 @@ def episode(
     options = {} if parsed is None else {"weights": parsed}
     reply = read_text(reply_file, "a model reply or a p5.js sketch")
     try:
-        with WatercolourEnv(base_url=env_url, message_timeout_s=120).sync() as env:
+        with WatercolourEnv(base_url=env_url).sync() as env:
             try:
                 env.reset(seed=seed, subject=subject, return_image=out is not None, **options)
             except RuntimeError as err:  # the server's refusal, e.g. weights for a scorer it lacks

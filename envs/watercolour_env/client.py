@@ -16,6 +16,13 @@ TOKEN_VARIABLE = "WATERCOLOUR_API_TOKEN"
 """The server's token setting, read by the client too when no `token` is given."""
 TOKEN_HEADER = "X-Watercolour-Token"
 """Where the token goes when `Authorization` already carries another (a private Space's HF token)."""
+EPISODE_TIMEOUT_MARGIN_S = 30.0
+"""How much longer than the server's episode deadline a client waits: the server answers by its
+deadline (`infra_error` at worst), so a client that hears nothing by then has lost the server."""
+DEFAULT_EPISODE_TIMEOUT_S = 120.0 + EPISODE_TIMEOUT_MARGIN_S
+"""The server's default episode deadline (`WATERCOLOUR_EPISODE_DEADLINE_S`, 120 s) plus the margin:
+`WatercolourEnv`'s `message_timeout_s` unless given (OpenEnv's own 60 s would give up on a step
+the server is still entitled to finish)."""
 
 
 class RedactCredentials(logging.Filter):
@@ -81,7 +88,9 @@ class WatercolourEnv(EnvClient[WatercolourAction, WatercolourObservation, Waterc
         base_url: the server (`http://`, `https://` or a Space URL).
         token: the server's `WATERCOLOUR_API_TOKEN`; None reads that variable here, "" sends none.
         headers: extra handshake headers (OpenEnv's own argument).
-        **kwargs: the rest of OpenEnv's `EnvClient` arguments (`message_timeout_s`, ...).
+        **kwargs: the rest of OpenEnv's `EnvClient` arguments. `message_timeout_s` defaults to
+            `DEFAULT_EPISODE_TIMEOUT_S` (150 s); against a server with a longer
+            `WATERCOLOUR_EPISODE_DEADLINE_S`, pass that plus 30 s (its `/health` has it).
 
     Example:
         >>> with WatercolourEnv(base_url="http://127.0.0.1:8000").sync() as env:  # doctest: +SKIP
@@ -99,6 +108,7 @@ class WatercolourEnv(EnvClient[WatercolourAction, WatercolourObservation, Waterc
         **kwargs: Any,
     ) -> None:
         token = os.environ.get(TOKEN_VARIABLE) if token is None else token
+        kwargs.setdefault("message_timeout_s", DEFAULT_EPISODE_TIMEOUT_S)
         super().__init__(base_url, headers=auth_headers(token, headers), **kwargs)
 
     def _step_payload(self, action: WatercolourAction) -> dict[str, Any]:

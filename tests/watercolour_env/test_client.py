@@ -14,3 +14,14 @@ def test_reward_weights_are_json_or_a_preset_name_passed_as_is():
     assert [parse_reward_weights(text) for text in ("", "  ", None)] == [None, None, None]
     with pytest.raises(ConfigError, match=r"""weights '\{"gate": \}' are not JSON \(Expecting value at column 10\)"""):
         parse_reward_weights('{"gate": }')
+
+
+def test_the_client_waits_out_the_servers_default_episode_deadline_and_more():
+    from watercolour_env import WatercolourEnv
+    from watercolour_env.server.watercolour_environment import DEFAULT_EPISODE_DEADLINE_S
+
+    # OpenEnv's own default is 60 s, half the server's 120 s deadline: a slow step that the
+    # server would still answer (an infra_error at worst) was a client-side timeout
+    waits = WatercolourEnv(base_url="http://127.0.0.1:9")._message_timeout
+    assert waits == 150.0 and waits > DEFAULT_EPISODE_DEADLINE_S == 120.0
+    assert WatercolourEnv(base_url="http://127.0.0.1:9", message_timeout_s=400)._message_timeout == 400
