@@ -29,6 +29,7 @@ import statistics
 from collections import defaultdict
 from pathlib import Path
 
+from watercolour_env.errors import ConfigError
 from watercolour_env.pool.collect import rollouts_file
 
 BAD_REWARD = 0.3
@@ -36,8 +37,14 @@ BAD_REWARD = 0.3
 
 
 def load_rollouts(path: Path) -> list[dict]:
-    """The rollouts of a run, one dict per line of `rollouts.jsonl`."""
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    """The rollouts of a run, one dict per line of `rollouts.jsonl`.
+
+    Raises:
+        ConfigError: a line that is not a JSON object, or a file that is not text (named).
+    """
+    from watercolour_env.pool.collect import read_rollout_rows
+
+    return [row for _, row in read_rollout_rows(path)]
 
 
 def thirds(steps: list[int]) -> list[list[int]]:
@@ -274,11 +281,14 @@ def run(run_dir: Path) -> tuple[dict, Path]:
     """Analyses a run folder, writes analysis.json and analysis.png beside its rollouts.jsonl.
 
     Raises:
-        ConfigError: no rollouts.jsonl in the folder.
+        ConfigError: no rollouts.jsonl in the folder, or one that is not a run's.
         ValueError: it holds no rollouts.
     """
     source = rollouts_file(Path(run_dir))
-    result = analyze(load_rollouts(source))
+    try:
+        result = analyze(load_rollouts(source))
+    except (KeyError, TypeError) as err:  # a field the trainer always writes is missing or of another type
+        raise ConfigError(f"{source}: not a run's rollouts ({type(err).__name__}: {err})") from err
     (source.parent / "analysis.json").write_text(json.dumps(result, indent=1) + "\n")
     plot(result, source.parent / "analysis.png")
     return result, source.parent

@@ -196,9 +196,14 @@ def parse_arguments(argv: list[str] | None = None):  # noqa: ANN201 (Watercolour
     argv = list(sys.argv[1:] if argv is None else argv)
     # a typo is refused, not guessed
     parser = TrlParser((WatercolourArguments, GRPOConfig), allow_abbrev=False, prog="watercolour train")
-    parser = with_config_flag(parser)
+    parser = with_config_flag(parser, seed_aliases=True)
+    args = _bare_booleans(translate_seed_flags(argv), GRPOConfig)
+    _, unknown = parser.parse_known_args(args)  # argparse alone, before TrainingArguments' own checks
+    unknown = [token for token in unknown if token.startswith("-")]
+    if unknown:
+        raise ConfigError(f"unknown flag(s) {unknown}; `watercolour train --help` lists them")
     try:
-        return parser.parse_args_and_config(args=_bare_booleans(translate_seed_flags(argv), GRPOConfig))
+        return parser.parse_args_and_config(args=args)
     except ValueError as err:  # TrainingArguments' own refusals: one line, not a traceback
         message = " ".join(str(err).split())
         if "not used by the HfArgumentParser" in message:
@@ -211,10 +216,11 @@ def parse_arguments(argv: list[str] | None = None):  # noqa: ANN201 (Watercolour
         raise ConfigError(message) from err
 
 
-def with_config_flag(parser):  # noqa: ANN001, ANN201 (a TrlParser, returned)
+def with_config_flag(parser, seed_aliases: bool = False):  # noqa: ANN001, ANN201 (a TrlParser, returned)
     """Lists TRL's `--config FILE` in `--help`, where TRL's own parser leaves it out.
 
-    It goes in the description (first) and among the flags (last, after TRL's ~300).
+    It goes in the description (first) and among the flags (last, after TRL's ~300); with
+    `seed_aliases`, the epilog lists `SEED_FLAGS`. A refused value prints a one-line usage.
 
     `TrlParser.parse_args_and_config` takes `--config` and its file out of the command line
     before argparse sees it, so the flag added here only documents; with no default it adds
@@ -232,6 +238,11 @@ def with_config_flag(parser):  # noqa: ANN001, ANN201 (a TrlParser, returned)
         default=argparse.SUPPRESS,
         help="A YAML file of these flags (trainer/configs/ has presets); flags given here override it.",
     )
+    if seed_aliases:
+        aliases = ", ".join(f"{seed} ({' '.join(ours)})" for seed, ours in SEED_FLAGS.items())
+        parser.epilog = f"The seed project's names work too: {aliases}."
+    # a refused value is one message, not the ~300 flags' usage above it
+    parser.format_usage = lambda: f"usage: {parser.prog} [--config FILE] [--FLAG VALUE ...] ({parser.prog} --help)\n"
     return parser
 
 

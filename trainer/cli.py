@@ -12,7 +12,7 @@ from pathlib import Path
 
 import typer
 
-from watercolour_env.cli import app
+from watercolour_env.cli import app, output_path
 from watercolour_env.cli import main as _env_main
 from watercolour_env.errors import require_extra
 
@@ -66,26 +66,41 @@ def gallery(
 
 @app.command(context_settings=EXTRA_ARGS)
 def demo(ctx: typer.Context) -> None:
-    """Start a server on loopback, train 2 GRPO steps from the shipped warm start, stop the server."""
+    """Start a server on loopback, train 2 GRPO steps from the shipped warm start, stop the server.
+
+    Flags after `demo` go to the trainer and win over the demo's (`--max_steps 1`, `--adapter DIR`);
+    `watercolour train --help` lists them.
+    """
     require_extra("train")
     from watercolour_trainer.demo import run_demo
+
     run_demo(list(ctx.args))
 
 
-@app.command(context_settings=EXTRA_ARGS)
+def _bench_names() -> list[str]:
+    return sorted(path.stem for path in (REPO / "bench").glob("*.py") if not path.stem.startswith("_"))
+
+
+@app.command(context_settings=EXTRA_ARGS, add_help_option=False)  # NAME --help goes to the script
 def bench(
-    ctx: typer.Context, name: str = typer.Argument(..., help="A script of bench/: render, gate, sft_gate_pass, ...")
+    ctx: typer.Context,
+    name: str = typer.Argument(None, help="A script of bench/: render, gate, sft_gate_pass, ..."),
 ) -> None:
-    """Run a benchmark script from bench/ of a source checkout (e.g. `watercolour bench render`)."""
+    """Run a benchmark script from bench/ of a source checkout (`watercolour bench NAME --help`: its flags)."""
+    import re
     import runpy
     import sys
 
+    if name in (None, "--help", "-h"):
+        typer.echo(ctx.get_help())
+        typer.echo(f"\nbenchmarks: {', '.join(_bench_names()) or 'none here (they run from a source checkout)'}")
+        return
     script = REPO / "bench" / f"{name}.py"
-    if not script.is_file():
-        names = sorted(path.stem for path in (REPO / "bench").glob("*.py") if not path.stem.startswith("_"))
+    if not re.fullmatch(r"[a-z_][a-z0-9_]*", name) or not script.is_file():
+        names = _bench_names()
         where = f"there are: {', '.join(names)}" if names else "benchmarks run from a source checkout"
         raise typer.BadParameter(f"no benchmark bench/{name}.py; {where}")
-    sys.argv = [str(script), *ctx.args]
+    sys.argv = [f"watercolour bench {name}", *ctx.args]  # argparse's prog
     runpy.run_path(str(script), run_name="__main__")
 
 
@@ -94,14 +109,18 @@ def evaluate(
     env_url: str = typer.Option("http://127.0.0.1:8000", help="The environment server."),
     model: str = typer.Option("smollm2-135m-instruct", help="The policy: the embedded one, a .gguf, an id or folder."),
     adapter: str = typer.Option(None, help="A LoRA adapter folder: `watercolour sft`'s, a run's, a checkpoint."),
-    replies: Path = typer.Option(None, help="Step these replies instead of sampling (an eval's JSON, or JSONL)."),
+    replies: Path = typer.Option(
+        None, exists=True, dir_okay=False, help="Step these replies instead of sampling (an eval's JSON, or JSONL)."
+    ),
     seeds: int = typer.Option(8, min=1, help="Episodes per subject (seeds 0..N-1)."),
     subject: list[str] = typer.Option(None, help="What to paint (repeatable); the server's default when omitted."),
     weights: str = typer.Option(None, help='Reward weights per episode: a preset or JSON, e.g. {"gate": 1}.'),
     temperature: float = typer.Option(1.0, min=0.01, help="Sampling temperature."),
     max_new_tokens: int = typer.Option(1600, min=1, help="The longest reply, in tokens."),
     parallel: int = typer.Option(4, min=1, help="Episodes stepped at once."),
-    out: Path = typer.Option(Path("runs/eval/eval.json"), help="Where to write every episode and the summary."),
+    out: Path = typer.Option(
+        Path("runs/eval/eval.json"), callback=output_path, help="Where to write every episode and the summary."
+    ),
 ) -> None:
     """Score a policy over seeds and subjects: gate-pass rate, reward distribution, components.
 
@@ -127,6 +146,8 @@ def evaluate(
     typer.echo(ev.table(summary, adapter or model if replies is None else str(replies)))
     typer.echo(f"every episode: {out}")
     if summary["unscored"] == summary["episodes"]:
+        typer.echo("error: every episode went unscored (a render or a scorer failed; `status` in the JSON); try again",
+                   err=True)  # fmt: skip
         raise typer.Exit(3)
 
 

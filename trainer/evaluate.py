@@ -17,7 +17,7 @@ import statistics
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from watercolour_env.errors import ConfigError
+from watercolour_env.errors import ConfigError, read_text
 
 
 @dataclass
@@ -91,24 +91,19 @@ def step_all(env_url: str, episodes: list[Episode], weights: str | dict | None, 
     """Steps each episode's reply in a fresh episode of the server at `env_url`, filling its verdict.
 
     Raises:
-        ConfigError: the server refused the episode's options (e.g. weights for a scorer it lacks)
-            or did not answer.
+        ConfigError: the server refused the episode (e.g. weights for a scorer it lacks, a reply
+            over its size limit), or no server answered (`watercolour_env.client.talking_to`).
+        Unscored: the server closed the connection or went quiet.
     """
     from watercolour_env import WatercolourAction, WatercolourEnv
-    from watercolour_env.client import connection_problem
+    from watercolour_env.client import talking_to
 
     options = {} if weights is None else {"weights": weights}
 
     def run(episode: Episode) -> None:
-        try:
-            with WatercolourEnv(base_url=env_url, message_timeout_s=300).sync() as env:
-                try:
-                    env.reset(seed=episode.seed, subject=episode.subject, **options)
-                except RuntimeError as err:
-                    raise ConfigError(f"the server refused the episode: {err}") from err
-                result = env.step(WatercolourAction(reply=episode.reply))
-        except ConnectionError as err:
-            raise ConfigError(connection_problem(err, env_url)) from err
+        with talking_to(env_url), WatercolourEnv(base_url=env_url, message_timeout_s=300).sync() as env:
+            env.reset(seed=episode.seed, subject=episode.subject, **options)
+            result = env.step(WatercolourAction(reply=episode.reply))
         obs = result.observation
         episode.status = obs.status.value
         episode.reward = result.reward
@@ -122,16 +117,13 @@ def step_all(env_url: str, episodes: list[Episode], weights: str | dict | None, 
 def prompts(env_url: str, subjects: list[str | None]) -> dict[str, tuple[str, str]]:
     """The server's (system prompt, user prompt) by subject, from one reset each (None: its default)."""
     from watercolour_env import WatercolourEnv
-    from watercolour_env.client import connection_problem
+    from watercolour_env.client import talking_to
 
     found = {}
-    try:
-        with WatercolourEnv(base_url=env_url, message_timeout_s=60).sync() as env:
-            for subject in subjects:
-                obs = env.reset(seed=0, subject=subject).observation
-                found[obs.subject] = (obs.system_prompt, obs.prompt)
-    except ConnectionError as err:
-        raise ConfigError(connection_problem(err, env_url)) from err
+    with talking_to(env_url), WatercolourEnv(base_url=env_url, message_timeout_s=60).sync() as env:
+        for subject in subjects:
+            obs = env.reset(seed=0, subject=subject).observation
+            found[obs.subject] = (obs.system_prompt, obs.prompt)
     return found
 
 
@@ -179,18 +171,24 @@ def read_replies(path: Path) -> list[Episode]:
     """Episodes to step from an earlier eval's JSON (its `episodes`) or a JSONL of {subject, seed, reply}.
 
     Raises:
-        ConfigError: the file is neither, or an entry lacks subject, seed or reply.
+        ConfigError: the file is not text, is neither, holds no entry, or an entry lacks subject,
+            seed or a reply that is a string.
     """
-    text = path.read_text(encoding="utf-8")
+    text = read_text(path, "an eval's JSON or a JSONL of subject, seed, reply")
     try:
         try:
             whole = json.loads(text)
             rows = whole["episodes"] if isinstance(whole, dict) and "episodes" in whole else [whole]  # an eval's JSON
         except json.JSONDecodeError:  # JSONL: one episode a line
             rows = [json.loads(line) for line in text.splitlines() if line.strip()]
-        return [Episode(subject=r["subject"], seed=int(r["seed"]), reply=r["reply"]) for r in rows]
+        episodes = [Episode(subject=r["subject"], seed=int(r["seed"]), reply=r["reply"]) for r in rows]
+        if any(not isinstance(e.reply, str) for e in episodes):
+            raise TypeError("a reply is not a string")
     except (json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
         raise ConfigError(f"--replies {path}: not an eval's JSON nor JSONL of subject, seed, reply ({err})") from err
+    if not episodes:
+        raise ConfigError(f"--replies {path}: no replies in it")
+    return episodes
 
 
 def write(out: Path, summary: dict, episodes: list[Episode], about: dict) -> None:

@@ -11,10 +11,11 @@ can be copied or served as is. `watercolour gallery RUN_DIR` rebuilds the page f
 from __future__ import annotations
 
 import html
-import json
 from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from watercolour_env.errors import ConfigError
 
 if TYPE_CHECKING:
     from watercolour_trainer.rollouts import Rollout
@@ -140,15 +141,17 @@ def rebuild(run_dir: Path, top: int = TOP_PAINTINGS) -> Path:
     """Rewrites `gallery.html` from a run's `rollouts.jsonl`; returns the page's path.
 
     Raises:
-        ConfigError: no rollouts.jsonl in `run_dir` or `run_dir/rollouts`.
+        ConfigError: no rollouts.jsonl in `run_dir` or `run_dir/rollouts`, or one that is not a run's.
     """
-    from watercolour_env.pool.collect import rollouts_file
+    from watercolour_env.pool.collect import read_rollout_rows, rollouts_file
     from watercolour_trainer.rollouts import Rollout
 
     source = rollouts_file(Path(run_dir))
     known = {f.name for f in fields(Rollout)}
-    rows = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines() if line.strip()]
-    rollouts = [Rollout(**{k: v for k, v in row.items() if k in known}) for row in rows]
+    try:
+        rollouts = [Rollout(**{k: v for k, v in row.items() if k in known}) for _, row in read_rollout_rows(source)]
+    except TypeError as err:  # a field the trainer always writes is missing
+        raise ConfigError(f"{source}: not a run's rollouts ({err})") from err
     page = source.parent / "gallery.html"
     write_gallery(page, rollouts, top)
     return page

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import typer
 
+from watercolour_env.errors import read_text
 from watercolour_env.pool import STARTER_POOL
 from watercolour_env.server.prompt import DEFAULT_SUBJECT
 
@@ -24,30 +25,48 @@ app = typer.Typer(
 
 
 def main() -> None:
-    """Console entry point: project errors (bad settings, no browser, an extra not installed) print one line, exit 2."""
-    from watercolour_env.errors import WatercolourError, missing_extra
+    """Console entry point: any failure prints one line and exits with the README's code (`failures`)."""
+    import traceback
+
+    from watercolour_env.failures import ExitCode, one_line
 
     try:
         app()
-    except WatercolourError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise SystemExit(2) from None
-    except ModuleNotFoundError as err:
-        line = missing_extra(err)
-        if line is None:
-            raise
+    except SystemExit as done:  # typer turns Ctrl+C into a silent exit 130
+        if done.code == ExitCode.INTERRUPTED:
+            typer.echo(f"error: {one_line(KeyboardInterrupt())[0]}", err=True)
+        raise
+    except Exception as err:  # noqa: BLE001 - the one place every failure becomes a line
+        line, code = one_line(err)
+        if code is ExitCode.BROKE and logging.getLogger().isEnabledFor(logging.INFO):
+            traceback.print_exception(err)
         typer.echo(f"error: {line}", err=True)
-        raise SystemExit(2) from None
+        raise SystemExit(code) from None
 
 
-def read_text(path: Path, wanted: str) -> str:
-    """The UTF-8 text of `path`; a file that is not text is a ConfigError saying what to give instead."""
-    from watercolour_env.errors import ConfigError
+SEED_MAX = 2**32 - 1
+"""The largest render seed: Math.random's seed is an unsigned 32-bit integer."""
+DEADLINE_MAX_S = 300.0
+"""The longest render deadline, as the server's WATERCOLOUR_RENDER_DEADLINE_S allows."""
 
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as err:
-        raise ConfigError(f"{path} is not a text file; give {wanted}") from err
+
+def output_path(path: Path | None) -> Path | None:
+    """Refuses, before any work, an output path that is a folder or lies under a file."""
+    if path is None:
+        return None
+    if path.is_dir():
+        raise typer.BadParameter(f"{path} is a folder; give a file path")
+    parent = next((p for p in path.parents if p.exists()), None)
+    if parent is not None and not parent.is_dir():
+        raise typer.BadParameter(f"{parent} is a file, so {path} cannot be written under it")
+    return path
+
+
+def _deadline(seconds: float) -> float:
+    """Refuses a render deadline that is not a number of seconds in (0, 300]."""
+    if not 0 < seconds <= DEADLINE_MAX_S:  # also NaN
+        raise typer.BadParameter(f"{seconds} is not a deadline in (0, {DEADLINE_MAX_S:.0f}] seconds")
+    return seconds
 
 
 pool_app = typer.Typer(help="Build a reference pool: render sketches, see the tiers at a glance.", no_args_is_help=True)
@@ -66,14 +85,20 @@ def _main(verbose: bool = typer.Option(False, "--verbose", "-v", help="Log at IN
     logging.basicConfig(
         level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
     )
+    if not verbose:  # the Hub client's retries repeat one cause ten times; the failure's own line names it
+        logging.getLogger("huggingface_hub").setLevel(logging.ERROR)
 
 
 @app.command()
 def render(
     sketch: Path = typer.Argument(..., exists=True, dir_okay=False, help="A p5.js sketch file."),
-    seed: int = typer.Option(0, help="Seed of Math.random in [0, 2**32)."),
-    out: Path = typer.Option(None, help="Where to write the PNG; next to the sketch when omitted."),
-    deadline_s: float = typer.Option(20.0, help="Seconds before the render is abandoned."),
+    seed: int = typer.Option(0, min=0, max=SEED_MAX, help="Seed of Math.random in [0, 2**32)."),
+    out: Path = typer.Option(
+        None, callback=output_path, help="Where to write the PNG; next to the sketch when omitted."
+    ),
+    deadline_s: float = typer.Option(
+        20.0, callback=_deadline, help="Seconds before the render is abandoned, in (0, 300]."
+    ),
 ) -> None:
     """Render one sketch to a 600x600 PNG and print the result as JSON.
 
@@ -131,10 +156,10 @@ def serve(
 def episode(
     reply_file: Path = typer.Argument(..., exists=True, dir_okay=False, help="A model reply or a bare sketch."),
     env_url: str = typer.Option("http://127.0.0.1:8000", help="Environment server URL."),
-    seed: int = typer.Option(0, help="Render seed."),
+    seed: int = typer.Option(0, min=0, max=SEED_MAX, help="Render seed, in [0, 2**32)."),
     subject: str = typer.Option(None, help="What to paint; the server default when omitted."),
     weights: str = typer.Option(None, help='Reward weights: a preset (hps-led, ...) or JSON, e.g. {"gate": 1}.'),
-    out: Path = typer.Option(None, help="Write the painting here as PNG."),
+    out: Path = typer.Option(None, callback=output_path, help="Write the painting here as PNG."),
 ) -> None:
     """Run one episode against a server and print the observation as JSON (without the PNG).
 
@@ -142,21 +167,14 @@ def episode(
     (status infra_error: a render or a scorer failed), 2 when the server refuses the request.
     """
     from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
-    from watercolour_env.client import connection_problem, parse_reward_weights
-    from watercolour_env.errors import WatercolourError
+    from watercolour_env.client import parse_reward_weights, talking_to
 
     parsed = parse_reward_weights(weights)
     options = {} if parsed is None else {"weights": parsed}
     reply = read_text(reply_file, "a model reply or a p5.js sketch")
-    try:
-        with WatercolourEnv(base_url=env_url).sync() as env:
-            try:
-                env.reset(seed=seed, subject=subject, return_image=out is not None, **options)
-            except RuntimeError as err:  # the server's refusal, e.g. weights for a scorer it lacks
-                raise WatercolourError(f"the server refused the episode: {err}") from err
-            result = env.step(WatercolourAction(reply=reply))
-    except ConnectionError as err:
-        raise WatercolourError(connection_problem(err, env_url)) from err
+    with talking_to(env_url), WatercolourEnv(base_url=env_url).sync() as env:
+        env.reset(seed=seed, subject=subject, return_image=out is not None, **options)
+        result = env.step(WatercolourAction(reply=reply))
     observation = result.observation
     if out is not None and observation.image_png_b64:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -172,8 +190,8 @@ def episode(
 @pool_app.command("render")
 def pool_render(
     folder: Path = typer.Argument(..., exists=True, file_okay=False, help="Pool folder with sketches/*.js."),
-    workers: int = typer.Option(None, help="Parallel renders; the CPU count when omitted."),
-    seed: int = typer.Option(0, help="Render seed of new paintings."),
+    workers: int = typer.Option(None, min=1, max=64, help="Parallel renders, 1-64; the CPU count when omitted."),
+    seed: int = typer.Option(0, min=0, max=SEED_MAX, help="Render seed of new paintings, in [0, 2**32)."),
 ) -> None:
     """Render every sketch of a pool folder (parallel, resumable) and update pool.jsonl.
 
@@ -218,15 +236,34 @@ def pool_add(
 @pool_app.command("rate")
 def pool_rate(
     folder: Path = typer.Argument(..., exists=True, file_okay=False, help="A rendered pool folder."),
-    port: int = typer.Option(8765, help="Port on 127.0.0.1."),
+    port: int = typer.Option(8765, min=1, max=65535, help="Port on 127.0.0.1."),
 ) -> None:
     """Rate a pool in the browser: 1 love, 2 okay, 3 nope, u undo, s skip; saved on every key."""
     import uvicorn
 
     from watercolour_env.pool.rating import rating_app
+    from watercolour_env.server.app import refuse_a_taken_address
 
+    refuse_a_taken_address("127.0.0.1", port, port_flag="--port")
     typer.echo(f"Open http://127.0.0.1:{port}/ to rate {folder}; Ctrl+C to stop (ratings are already saved).")
     uvicorn.run(rating_app(folder), host="127.0.0.1", port=port, log_level="warning")
+
+
+def _endpoint_token(base_url: str, api_key_env: str, who: tuple[str, str]) -> str | None:
+    """The token in `api_key_env`; refuses at once when the Hugging Face router would need one and it is unset.
+
+    `who` names the caller and its verb for the refusal, e.g. ("the judge", "needs").
+    """
+    import os
+
+    from watercolour_env.errors import ConfigError
+
+    token = os.environ.get(api_key_env)
+    if not token and "huggingface.co" in base_url:
+        raise ConfigError(
+            f"{who[0]} at {base_url} {who[1]} a token: set {api_key_env} (or name one with --api-key-env)"
+        )
+    return token
 
 
 @pool_app.command("generate")
@@ -241,16 +278,15 @@ def pool_generate(
     subject: str = typer.Option(DEFAULT_SUBJECT, help="What to paint."),
 ) -> None:
     """Generate candidate sketches with chat models, refine them with a critic, render and gate them."""
-    import os
-
     from openai import OpenAI
 
     from watercolour_env.pool.generate import Generator
     from watercolour_env.server.sandbox import Renderer
     from watercolour_env.server.settings import load_settings
 
+    token = _endpoint_token(base_url, api_key_env, ("the painter models", "need"))
     settings = load_settings()
-    client = OpenAI(base_url=base_url, api_key=os.environ.get(api_key_env, "none"), max_retries=3, timeout=300)
+    client = OpenAI(base_url=base_url, api_key=token or "none", max_retries=3, timeout=300)
     with Renderer(
         chromium_path=settings.chromium_path, network_namespace=settings.render_network_namespace
     ) as renderer:
@@ -268,14 +304,12 @@ def pool_calibrate(
     judge_model: str = typer.Option("Qwen/Qwen3-VL-30B-A3B-Instruct", help="Vision-language judge."),
     base_url: str = typer.Option("https://router.huggingface.co/v1", help="OpenAI-compatible endpoint."),
     api_key_env: str = typer.Option("HF_TOKEN", help="Environment variable holding the endpoint's token."),
-    limit: int = typer.Option(16, help="Rollout paintings to use, the most recent."),
+    limit: int = typer.Option(16, min=1, help="Rollout paintings to use, the most recent."),
 ) -> None:
     """How often a policy's rollouts beat each reference under the judge (too easy? too hard?).
 
     Exits 2 without a token for the Hugging Face router, 3 when the judge resolved no comparison.
     """
-    import os
-
     from openai import OpenAI
 
     from watercolour_env.errors import ConfigError
@@ -283,11 +317,12 @@ def pool_calibrate(
     from watercolour_env.pool.calibrate import calibrate, rollout_paintings, write_report
     from watercolour_env.server.reward.judge import PairwiseJudge
 
-    token = os.environ.get(api_key_env)
-    if not token and "huggingface.co" in base_url:
-        raise ConfigError(f"the judge at {base_url} needs a token: set {api_key_env} (or name one with --api-key-env)")
+    token = _endpoint_token(base_url, api_key_env, ("the judge", "needs"))
+    paintings = rollout_paintings(rollouts, limit)
+    if not paintings:
+        raise ConfigError(f"no paintings in {rollouts / 'paintings'}: give a run's rollouts folder")
     client = OpenAI(base_url=base_url, api_key=token or "none", max_retries=3, timeout=120)
-    results = calibrate(Pool.load(pool), rollout_paintings(rollouts, limit), PairwiseJudge(client, judge_model))
+    results = calibrate(Pool.load(pool), paintings, PairwiseJudge(client, judge_model))
     for r in results:
         rate = "unavailable" if r.rollout_win_rate is None else f"{r.rollout_win_rate:.2f}"
         typer.echo(f"{r.id:<28} {r.tier:<5} rollouts win {rate} ({r.resolved}/{r.comparisons} resolved)")

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
+import re
+from collections.abc import Iterator
 from typing import Any
 
 from openenv.core.client_types import StepResult
@@ -79,6 +82,39 @@ def connection_problem(err: BaseException, base_url: str) -> str | None:
     return f"no environment server answered at {base_url} ({err}); start one with `watercolour serve` or check the URL"
 
 
+@contextlib.contextmanager
+def talking_to(base_url: str) -> Iterator[None]:
+    """Turns a failed conversation with the server at `base_url` into a one-line project error.
+
+    Wrap the whole `with WatercolourEnv(...)` block: opening, `reset` and `step`.
+
+    Raises:
+        ConfigError: the server refused a request (with its own message), no server answered,
+            the token was refused, or what answered does not speak OpenEnv.
+        Unscored: the server closed the connection or went quiet mid-episode; try again.
+    """
+    from websockets.exceptions import ConnectionClosed
+
+    from watercolour_env.errors import ConfigError, Unscored
+
+    try:
+        yield
+    except ConnectionClosed as err:
+        raise Unscored(f"the server at {base_url} closed the connection mid-episode ({err}); try again") from err
+    except TimeoutError as err:
+        raise Unscored(f"the server at {base_url} did not answer in time; try again, or check that it is a "
+                       "watercolour server") from err  # fmt: skip
+    except ConnectionError as err:
+        raise ConfigError(connection_problem(err, base_url)) from err
+    except json.JSONDecodeError as err:
+        raise ConfigError(f"what answered at {base_url} does not speak OpenEnv (a frame that is not JSON); "
+                          "check the URL") from err  # fmt: skip
+    except RuntimeError as err:  # OpenEnv's "Server error: ..." for an error frame
+        if not str(err).startswith("Server error"):
+            raise
+        raise ConfigError(f"the server refused the episode: {err}") from err
+
+
 class WatercolourEnv(EnvClient[WatercolourAction, WatercolourObservation, WatercolourState]):
     """Client of a watercolour environment server over its websocket.
 
@@ -108,6 +144,11 @@ class WatercolourEnv(EnvClient[WatercolourAction, WatercolourObservation, Waterc
         **kwargs: Any,
     ) -> None:
         token = os.environ.get(TOKEN_VARIABLE) if token is None else token
+        if token and not re.fullmatch(r"[\x21-\x7e]+", token):
+            from watercolour_env.errors import ConfigError
+
+            raise ConfigError(f"the token ({TOKEN_VARIABLE} or token=) holds a space, a newline or another "
+                              "character a header cannot carry; set it to the server's token")  # fmt: skip
         kwargs.setdefault("message_timeout_s", DEFAULT_EPISODE_TIMEOUT_S)
         super().__init__(base_url, headers=auth_headers(token, headers), **kwargs)
 

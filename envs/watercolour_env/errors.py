@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 import importlib.util
+from pathlib import Path
 
 
 class WatercolourError(Exception):
-    """Base of every error this project raises on purpose."""
+    """Base of every error this project raises on purpose; its message says what to do.
+
+    `exit_code` is the command line's (the README's table): 2, fix the command or the settings.
+    """
+
+    exit_code = 2
 
 
 class ConfigError(WatercolourError):
     """A setting is missing, malformed or contradicts another; raised at start-up."""
+
+
+class Unscored(WatercolourError):
+    """Nothing was wrong with the request, but no verdict came back (a server closed or went quiet); try again."""
+
+    exit_code = 3
 
 
 class RenderError(WatercolourError):
@@ -43,6 +55,20 @@ def require_extra(extra: str) -> None:
     for module in wanted:
         if importlib.util.find_spec(module) is None:
             raise ConfigError(_line(extra, module))
+
+
+def read_text(path: Path, wanted: str) -> str:
+    """The UTF-8 text of `path`.
+
+    Raises:
+        ConfigError: the file is not UTF-8 text, or not a readable file; the line says to give `wanted`.
+    """
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"{path} is not a text file; give {wanted}") from err
+    except (IsADirectoryError, FileNotFoundError, PermissionError) as err:
+        raise ConfigError(f"{path} is not a readable file ({err.strerror}); give {wanted}") from err
 
 
 def missing_extra(err: ModuleNotFoundError) -> str | None:

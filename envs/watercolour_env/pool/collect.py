@@ -17,7 +17,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from watercolour_env.errors import ConfigError
+from watercolour_env.errors import ConfigError, read_text
 from watercolour_env.pool.loader import MANIFEST, PoolRow, check_image, read_manifest, write_manifest
 
 
@@ -40,6 +40,26 @@ def rollouts_file(run_dir: Path) -> Path:
         if candidate.is_file():
             return candidate
     raise ConfigError(f"no rollouts.jsonl in {run_dir} or {run_dir / 'rollouts'} (a run's output_dir)")
+
+
+def read_rollout_rows(source: Path) -> list[tuple[int, dict]]:
+    """(line number, object) for each non-empty line of a `rollouts.jsonl`.
+
+    Raises:
+        ConfigError: the file is not text, or a line is not a JSON object; the line names file:line.
+    """
+    rows = []
+    for number, line in enumerate(read_text(source, "a run's rollouts.jsonl").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError as err:
+            raise ConfigError(f"{source}:{number}: not a rollout (not JSON: {err})") from err
+        if not isinstance(row, dict):
+            raise ConfigError(f"{source}:{number}: not a rollout (a JSON {type(row).__name__}, not an object)")
+        rows.append((number, row))
+    return rows
 
 
 def add_rollouts(run_dir: Path, pool_dir: Path, min_reward: float = 0.0) -> AddSummary:
@@ -66,11 +86,8 @@ def add_rollouts(run_dir: Path, pool_dir: Path, min_reward: float = 0.0) -> AddS
     def leave_out(reason: str) -> None:
         summary.left_out[reason] = summary.left_out.get(reason, 0) + 1
 
-    for number, line in enumerate(source.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
+    for number, r in read_rollout_rows(source):
         try:
-            r = json.loads(line)
             step, group, position, reward = int(r["step"]), int(r["group"]), int(r["position"]), r["reward"]
         except (ValueError, KeyError, TypeError) as err:
             raise ConfigError(f"{source}:{number}: not a rollout ({type(err).__name__}: {err})") from err

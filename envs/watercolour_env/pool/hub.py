@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from watercolour_env.errors import ConfigError
 from watercolour_env.pool import Pool, PoolRow, write_manifest
 from watercolour_env.terms import TIER_NAMES
 
@@ -70,8 +71,14 @@ def push(
         revision (commit id) the upload made, to pin as `repo_id@revision`; None in a dry run.
 
     Raises:
-        ConfigError: the folder is not a valid pool.
+        ConfigError: the folder is not a valid pool, or `repo_id` is not an id the Hub accepts.
     """
+    from huggingface_hub.utils import HFValidationError, validate_repo_id
+
+    try:
+        validate_repo_id(repo_id)
+    except HFValidationError as err:
+        raise ConfigError(f"{repo_id!r} is not a Hub dataset id (user/name): {err}") from err
     pool = Pool.from_folder(folder)
     dataset = pool_dataset(pool)
     card = dataset_card(pool, folder)

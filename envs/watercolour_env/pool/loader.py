@@ -21,7 +21,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from watercolour_env.errors import ConfigError
+from watercolour_env.errors import ConfigError, read_text
 from watercolour_env.server.prompt import DEFAULT_SUBJECT
 from watercolour_env.terms import TIER_NAMES, Tier
 
@@ -213,18 +213,24 @@ def read_manifest(folder: Path) -> list[PoolRow]:
     """The rows of `folder/pool.jsonl`.
 
     Raises:
-        ConfigError: no manifest, or a malformed row (with its line number).
+        ConfigError: no manifest, one that is not text, a malformed row or an id seen twice (with
+            its line number).
     """
     path = Path(folder) / MANIFEST
+    if Path(folder).is_file():
+        raise ConfigError(f"{folder} is a file: a pool is a folder of pool.jsonl, images/ and sketches/")
     if not path.is_file():
         raise ConfigError(f"{path} is missing: render the pool first (`watercolour pool render {folder}`)")
-    rows = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    rows, lines = [], {}
+    for number, line in enumerate(read_text(path, "a pool.jsonl of JSON rows").splitlines(), start=1):
         if line.strip():
             try:
                 rows.append(PoolRow.from_json(json.loads(line)))
             except (ValueError, TypeError) as err:
                 raise ConfigError(f"{path}:{number}: {err}") from err
+            if rows[-1].id in lines:
+                raise ConfigError(f"{path}:{number}: id {rows[-1].id!r} is on line {lines[rows[-1].id]} already")
+            lines[rows[-1].id] = number
     return rows
 
 

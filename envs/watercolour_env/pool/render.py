@@ -13,6 +13,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 from tqdm import tqdm
 
+from watercolour_env.errors import ConfigError
 from watercolour_env.pool import PoolRow, Tier, read_manifest, write_manifest
 from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR, GateResult, check_render, check_source, sandbox_detail
 from watercolour_env.server.sandbox import Renderer, RenderResult, RenderStatus, paint_fraction
@@ -50,9 +51,14 @@ def render_folder(
         renderer: a started or startable renderer.
         seed: render seed for new rows (existing rows keep theirs).
         paint_floor: paint fraction under which a render counts as blank (the gate's floor).
+
+    Raises:
+        ConfigError: the folder has no `sketches/*.js`.
     """
     folder = Path(folder)
     sketches = sorted((folder / "sketches").glob("*.js"))
+    if not sketches:
+        raise ConfigError(f"no sketches/*.js in {folder}: put the pool's sketches there first")
     (folder / "images").mkdir(exist_ok=True)
     rows = {r.id: r for r in read_manifest(folder)} if (folder / "pool.jsonl").exists() else {}
     summary = RenderSummary()
@@ -64,15 +70,22 @@ def render_folder(
         else:
             todo.append(path)
 
-    def render_one(path: Path) -> tuple[Path, GateResult]:
+    def render_one(path: Path) -> tuple[Path, GateResult | None]:
         row_seed = rows[path.stem].seed if path.stem in rows else seed
-        gate = check_source(path.read_text(encoding="utf-8"))
+        try:
+            source = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            return path, None  # not text: named among the failed
+        gate = check_source(source)
         if gate.passed:
             gate = check_render(gate, renderer.render(gate.sketch or "", seed=row_seed), paint_floor)
         return path, gate
 
     with ThreadPoolExecutor(max_workers=renderer.workers) as pool:
         for path, gate in tqdm(pool.map(render_one, todo), total=len(todo), desc="rendering", unit="sketch"):
+            if gate is None:
+                summary.failed[path.stem] = "not UTF-8 text"
+                continue
             result = gate.render
             if not gate.passed or result is None or result.png is None:
                 summary.failed[path.stem] = _why_failed(gate)

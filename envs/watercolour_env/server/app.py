@@ -137,8 +137,11 @@ def main(host: str | None = None, port: int | None = None) -> None:
     uvicorn.run(app, host=host, port=port, log_level="info")
 
 
-def refuse_a_taken_address(host: str, port: int) -> None:
-    """Raises ConfigError when `host:port` cannot be listened on (another server has it, or no such address)."""
+def refuse_a_taken_address(host: str, port: int, port_flag: str = "--port or WATERCOLOUR_PORT") -> None:
+    """Raises ConfigError when `host:port` cannot be listened on (another server has it, or no such address).
+
+    `port_flag` is what the refusal tells the user to change.
+    """
     import socket
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -146,9 +149,12 @@ def refuse_a_taken_address(host: str, port: int) -> None:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn: a closed server's port is free
         try:
             probe.bind((host, port))
+        except socket.gaierror as err:
+            raise ConfigError(f"cannot listen on {host}:{port} ({err.strerror or err}); "
+                              "give another --host or WATERCOLOUR_HOST") from err  # fmt: skip
         except OSError as err:
             raise ConfigError(f"cannot listen on {host}:{port} ({err.strerror or err}); "
-                              "give another --port or WATERCOLOUR_PORT, or stop what holds it") from err  # fmt: skip
+                              f"give another {port_flag}, or stop what holds it") from err  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -122,9 +122,16 @@ class Renderer(PageRecovery):
             except Exception as err:
                 self._library.close()
                 self._closed = True
+                if not (os.path.isfile(self.chromium_path) and os.access(self.chromium_path, os.X_OK)):
+                    raise RenderError(
+                        f"there is no Chromium at {self.chromium_path}: install it with `make install` (Debian "
+                        "package chromium), or point WATERCOLOUR_CHROMIUM_PATH at its executable"
+                    ) from err
+                first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
                 raise RenderError(
-                    f"Chromium could not be launched from {self.chromium_path}: {err}; "
-                    "install it with `make install` (Debian packages chromium libegl-mesa0 libgl1-mesa-dri)"
+                    f"Chromium could not be launched from {self.chromium_path} ({first}); check "
+                    "WATERCOLOUR_CHROMIUM_PATH, and install Chromium's libraries with `make install` (Debian "
+                    "packages chromium libegl1 libegl-mesa0 libgl1-mesa-dri)"
                 ) from err
             self._started = True
 
