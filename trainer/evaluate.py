@@ -50,7 +50,7 @@ def summarise(episodes: list[Episode]) -> dict:
         {"episodes", "scored", "rejected", "unscored", "gate_pass_rate" (scored / (scored +
         rejected), None when neither), "reward": {"mean", "median", "p10", "p90", "min", "max"}
         over the rewards that are not None (None when there are none), "components": {name: mean
-        of its values that are not None}}.
+        of its values that are not None, over the episodes with a verdict, as the reward}}.
     """
     counts = {status: sum(e.status == status for e in episodes) for status in ("scored", "rejected", "infra_error")}
     verdicts = counts["scored"] + counts["rejected"]
@@ -63,7 +63,8 @@ def summarise(episodes: list[Episode]) -> dict:
     names = sorted({name for e in episodes for name in e.components})
     components = {}
     for name in names:
-        values = [e.components[name] for e in episodes if e.components.get(name) is not None]
+        values = [e.components[name] for e in episodes
+                  if e.status != "infra_error" and e.components.get(name) is not None]  # fmt: skip
         components[name] = statistics.fmean(values) if values else None
     return {
         "episodes": len(episodes), "scored": counts["scored"], "rejected": counts["rejected"],
