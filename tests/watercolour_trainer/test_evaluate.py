@@ -26,7 +26,8 @@ def test_the_summary_of_four_episodes_by_hand():
     # rewards 0.2, 0.4, 0.9: deciles by linear interpolation at (n - 1) * k / 10
     assert summary["reward"] == pytest.approx({"mean": 0.5, "median": 0.4, "p10": 0.24, "p90": 0.8, "min": 0.2,
                                                "max": 0.9})  # fmt: skip
-    assert summary["components"] == pytest.approx({"embedded": 0.7, "length": 0.2})
+    # over the episodes with a verdict, as the reward: the unscored episode's length 0.3 is left out
+    assert summary["components"] == pytest.approx({"embedded": 0.7, "length": (0.2 + 0.1) / 2})
 
 
 def direct(url: str, subject: str, seed: int, reply: str) -> float | None:
