@@ -252,7 +252,9 @@ def plan_hpsv3(
     names = _space_names(space, 1)
     _check_hardware(hardware)
     if hardware.startswith("cpu") or hardware in TOO_SMALL_FOR_HPSV3:
-        raise ConfigError(f"--hardware {hardware}: the HPSv3 scorer needs a GPU with 24 GB or more (l4x1, a10g-large, a100-large)")
+        raise ConfigError(
+            f"--hardware {hardware}: the HPSv3 scorer needs a GPU with 24 GB or more (l4x1, a10g-large, a100-large)"
+        )
     _check_sleep(sleep_after)
     variables = _pairs(list(settings), HPSV3_SECRETS)
     unknown = [key for key in variables if not key.startswith("HPSV3_")]

@@ -71,6 +71,9 @@ def _network_line(err: BaseException) -> str | None:
         return f"could not reach the endpoint ({_squeeze(err)}); check --base-url and the network"
     if module == "openai" and hasattr(err, "status_code"):
         return f"the endpoint refused the request (HTTP {err.status_code}: {_squeeze(err)}); check the model and token"
+    if isinstance(err, OSError) and "huggingface.co" in str(err):  # transformers' "couldn't connect to ..."
+        return (f"could not load from the Hugging Face Hub ({_squeeze(err)}); check the network and HF_TOKEN, "
+                "or give a local folder")  # fmt: skip
     if module in {"httpx", "requests", "huggingface_hub"} or isinstance(err, ConnectionError):
         return f"could not reach the Hugging Face Hub or a server ({_squeeze(err)}); check the network and HF_TOKEN"
     return None

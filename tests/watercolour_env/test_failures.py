@@ -46,6 +46,13 @@ def test_a_missing_file_a_folder_and_a_file_in_the_way_are_named_with_code_2():
     assert one_line(FileExistsError(17, "File exists", "/f"))[1] == 2
 
 
+def test_a_hub_that_cannot_be_reached_is_code_2_with_what_to_check():
+    offline = OSError("We couldn't connect to 'https://huggingface.co' to load the files")
+    line, code = one_line(offline)
+    assert code == 2 and line.startswith("could not load from the Hugging Face Hub (We couldn't connect")
+    assert line.endswith("check the network and HF_TOKEN, or give a local folder")
+
+
 def test_project_errors_keep_their_line_and_their_code():
     assert one_line(ConfigError("set WATERCOLOUR_POOL")) == ("set WATERCOLOUR_POOL", 2)
     assert one_line(Unscored("the server closed; try again")) == ("the server closed; try again", 3)
