@@ -199,7 +199,7 @@ def parse_arguments(argv: list[str] | None = None):  # noqa: ANN201 (Watercolour
     parser = with_config_flag(parser, seed_aliases=True)
     args = _bare_booleans(translate_seed_flags(argv), GRPOConfig)
     _, unknown = parser.parse_known_args(args)  # argparse alone, before TrainingArguments' own checks
-    unknown = [token for token in unknown if token.startswith("-")]
+    unknown = [token for token in unknown if token.startswith("-")] + _unknown_config_keys(parser, args)
     if unknown:
         raise ConfigError(f"unknown flag(s) {unknown}; `watercolour train --help` lists them")
     try:
@@ -214,6 +214,18 @@ def parse_arguments(argv: list[str] | None = None):  # noqa: ANN201 (Watercolour
         if "bf16" in message and "use_cpu" in message:
             message += " (on a machine without a GPU: --use_cpu true --bf16 false)"
         raise ConfigError(message) from err
+
+
+def _unknown_config_keys(parser, argv: list[str]) -> list[str]:  # noqa: ANN001 (a TrlParser)
+    """The keys of the `--config` YAML that no flag of `parser` takes, as `--key`; [] without one."""
+    config = _value(argv, "--config")
+    if config is None or not Path(config).is_file():
+        return []  # TRL's own refusal names a missing file
+    import yaml
+
+    keys = yaml.safe_load(Path(config).read_text(encoding="utf-8"))
+    known = {action.dest for action in parser._actions}
+    return [f"--{key}" for key in keys if key not in known] if isinstance(keys, dict) else []
 
 
 def with_config_flag(parser, seed_aliases: bool = False):  # noqa: ANN001, ANN201 (a TrlParser, returned)

@@ -141,7 +141,7 @@ def rebuild(run_dir: Path, top: int = TOP_PAINTINGS) -> Path:
     """Rewrites `gallery.html` from a run's `rollouts.jsonl`; returns the page's path.
 
     Raises:
-        ConfigError: no rollouts.jsonl in `run_dir` or `run_dir/rollouts`, or one that is not a run's.
+        ConfigError: no rollouts.jsonl in `run_dir` or `run_dir/rollouts`, or one that is empty or not a run's.
     """
     from watercolour_env.pool.collect import read_rollout_rows, rollouts_file
     from watercolour_trainer.rollouts import Rollout
@@ -152,6 +152,8 @@ def rebuild(run_dir: Path, top: int = TOP_PAINTINGS) -> Path:
         rollouts = [Rollout(**{k: v for k, v in row.items() if k in known}) for _, row in read_rollout_rows(source)]
     except TypeError as err:  # a field the trainer always writes is missing
         raise ConfigError(f"{source}: not a run's rollouts ({err})") from err
+    if not rollouts:
+        raise ConfigError(f"{source} holds no rollouts yet")
     page = source.parent / "gallery.html"
     write_gallery(page, rollouts, top)
     return page

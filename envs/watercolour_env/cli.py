@@ -86,6 +86,9 @@ def _main(verbose: bool = typer.Option(False, "--verbose", "-v", help="Log at IN
         level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
     )
     if not verbose:  # the Hub client's retries repeat one cause ten times; the failure's own line names it
+        import os
+
+        os.environ.setdefault("HF_HUB_VERBOSITY", "error")  # read when huggingface_hub is first imported
         logging.getLogger("huggingface_hub").setLevel(logging.ERROR)
 
 
@@ -245,8 +248,9 @@ def pool_rate(
     from watercolour_env.server.app import refuse_a_taken_address
 
     refuse_a_taken_address("127.0.0.1", port, port_flag="--port")
+    rating = rating_app(folder)  # a pool that does not load is refused before the URL is shown
     typer.echo(f"Open http://127.0.0.1:{port}/ to rate {folder}; Ctrl+C to stop (ratings are already saved).")
-    uvicorn.run(rating_app(folder), host="127.0.0.1", port=port, log_level="warning")
+    uvicorn.run(rating, host="127.0.0.1", port=port, log_level="warning")
 
 
 def _endpoint_token(base_url: str, api_key_env: str, who: tuple[str, str]) -> str | None:

@@ -121,7 +121,8 @@ class WatercolourEnv(EnvClient[WatercolourAction, WatercolourObservation, Waterc
     Per-episode options go to `reset`: `seed`, `subject`, `return_image`.
 
     Args:
-        base_url: the server (`http://`, `https://` or a Space URL).
+        base_url: the server (`http://`, `https://` or a Space URL); its websocket's own URL,
+            ending in `/ws`, is taken as the server's.
         token: the server's `WATERCOLOUR_API_TOKEN`; None reads that variable here, "" sends none.
         headers: extra handshake headers (OpenEnv's own argument).
         **kwargs: the rest of OpenEnv's `EnvClient` arguments. `message_timeout_s` defaults to
@@ -150,6 +151,8 @@ class WatercolourEnv(EnvClient[WatercolourAction, WatercolourObservation, Waterc
             raise ConfigError(f"the token ({TOKEN_VARIABLE} or token=) holds a space, a newline or another "
                               "character a header cannot carry; set it to the server's token")  # fmt: skip
         kwargs.setdefault("message_timeout_s", DEFAULT_EPISODE_TIMEOUT_S)
+        if base_url and base_url.rstrip("/").endswith("/ws"):  # the websocket's own URL: OpenEnv adds /ws itself
+            base_url = base_url.rstrip("/")[: -len("/ws")]
         super().__init__(base_url, headers=auth_headers(token, headers), **kwargs)
 
     def _step_payload(self, action: WatercolourAction) -> dict[str, Any]:

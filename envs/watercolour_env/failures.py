@@ -67,6 +67,7 @@ def _network_line(err: BaseException) -> str | None:
     """The line for a library's failure to reach a server or the Hub, or None for anything else."""
     kind = type(err)
     module = kind.__module__.partition(".")[0]
+    modules = {cls.__module__.partition(".")[0] for cls in kind.__mro__}
     if module == "openai" and kind.__name__ in {"APIConnectionError", "APITimeoutError"}:
         return f"could not reach the endpoint ({_squeeze(err)}); check --base-url and the network"
     if module == "openai" and hasattr(err, "status_code"):
@@ -74,7 +75,7 @@ def _network_line(err: BaseException) -> str | None:
     if isinstance(err, OSError) and "huggingface.co" in str(err):  # transformers' "couldn't connect to ..."
         return (f"could not load from the Hugging Face Hub ({_squeeze(err)}); check the network and HF_TOKEN, "
                 "or give a local folder")  # fmt: skip
-    if module in {"httpx", "requests", "huggingface_hub"} or isinstance(err, ConnectionError):
+    if modules & {"httpx", "httpx2", "requests", "urllib3", "huggingface_hub"} or isinstance(err, ConnectionError):
         return f"could not reach the Hugging Face Hub or a server ({_squeeze(err)}); check the network and HF_TOKEN"
     return None
 
@@ -98,6 +99,10 @@ def one_line(err: BaseException) -> tuple[str, ExitCode]:
         return line, ExitCode.FIX
     if isinstance(err, OSError) and err.filename is not None:
         return _path_line(err), ExitCode.FIX
+    if type(err).__module__.startswith("PIL"):
+        return f"an image cannot be read ({_squeeze(err)}); render the pool again", ExitCode.FIX
+    if isinstance(err, OSError) and err.errno is not None:  # no file named: a full disk, an I/O error
+        return f"the system refused ({err.strerror or err}); check the disk, the path and its permissions", ExitCode.FIX
     if isinstance(err, UnicodeDecodeError):
         return f"a file is not UTF-8 text ({err.reason} at byte {err.start}); give a text file", ExitCode.FIX
     if isinstance(err, json.JSONDecodeError):

@@ -53,6 +53,18 @@ def test_a_hub_that_cannot_be_reached_is_code_2_with_what_to_check():
     assert line.endswith("check the network and HF_TOKEN, or give a local folder")
 
 
+def test_any_http_client_a_full_disk_and_an_unreadable_image_are_code_2():
+    from PIL import UnidentifiedImageError
+
+    hub_client = type("ConnectError", (Exception,), {"__module__": "httpx2._exceptions"})  # huggingface_hub 2's
+    assert one_line(hub_client("Name or service not known")) == (
+        "could not reach the Hugging Face Hub or a server (Name or service not known); check the network and "
+        "HF_TOKEN", 2)  # fmt: skip
+    assert one_line(OSError(28, "No space left on device")) == (
+        "the system refused (No space left on device); check the disk, the path and its permissions", 2)  # fmt: skip
+    assert one_line(UnidentifiedImageError("cannot identify image file"))[1] == 2
+
+
 def test_project_errors_keep_their_line_and_their_code():
     assert one_line(ConfigError("set WATERCOLOUR_POOL")) == ("set WATERCOLOUR_POOL", 2)
     assert one_line(Unscored("the server closed; try again")) == ("the server closed; try again", 3)
@@ -128,6 +140,13 @@ def test_train_help_lists_the_seed_flags_and_bench_help_reaches_the_script():
     assert run("bench", "../trainer/cli").returncode == 2
 
 
+def test_a_config_key_no_flag_takes_is_named_before_any_other_check(tmp_path):
+    config = tmp_path / "typo.yaml"
+    config.write_text("learning_rat: 1.0e-5\nmax_steps: 1\n")
+    done = run("train", "--config", str(config))  # on a CPU machine: the key, not bf16, is named
+    assert done.returncode == 2 and "['--learning_rat']" in the_line(done)
+
+
 def test_eval_refuses_an_empty_replies_file_and_a_reply_that_is_not_text(tmp_path):
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
@@ -154,6 +173,12 @@ def test_pool_commands_refuse_an_empty_folder_a_taken_port_and_a_bad_dataset_id(
     starter = str(REPO / "envs/watercolour_env/pool/starter")
     bad_id = run("pool", "push", starter, "not a repo id", "--dry-run", str(tmp_path / "upload"))
     assert bad_id.returncode == 2 and the_line(bad_id).startswith("error: 'not a repo id' is not a Hub dataset id")
+
+
+def test_a_gallery_of_a_run_without_rollouts_is_refused(tmp_path):
+    (tmp_path / "rollouts.jsonl").write_text("")
+    done = run("gallery", str(tmp_path))
+    assert done.returncode == 2 and the_line(done) == f"error: {tmp_path / 'rollouts.jsonl'} holds no rollouts yet"
 
 
 def test_gallery_and_analyze_name_the_line_of_a_rollouts_file_that_is_not_a_run(tmp_path):
@@ -234,6 +259,14 @@ def test_a_reply_over_the_servers_limit_is_refused_at_step_in_one_line(server_ur
     assert done.returncode == 2
     assert the_line(done).startswith("error: the server refused the episode: ")
     assert "WATERCOLOUR_MAX_REPLY_BYTES" in done.stderr
+
+
+@pytest.mark.server
+@pytest.mark.browser
+def test_the_websockets_own_url_reaches_the_server(server_url):
+    done = run("episode", str(EXAMPLES / "hibiscus.js"), "--env-url", f"{server_url}/ws")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["status"] == "scored"
 
 
 def test_a_token_a_header_cannot_carry_is_refused_without_printing_it():
