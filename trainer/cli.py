@@ -141,6 +141,8 @@ def evaluate(
     from watercolour_trainer import evaluate as ev
 
     parsed = parse_reward_weights(weights)
+    if replies is not None and replies.resolve() == out.resolve():
+        raise typer.BadParameter(f"{out} is the --replies file; give --out another path", param_hint="--out")
     if replies is not None:
         episodes = ev.read_replies(replies)
         about = {"replies": str(replies)}

@@ -137,8 +137,13 @@ def render(
         "detail": result.detail,
     }
     typer.echo(json.dumps(report, indent=2))
+    if result.status is RenderStatus.INFRA_ERROR:
+        typer.echo(f"error: the renderer failed ({result.detail}); try again", err=True)
+        raise typer.Exit(3)
     if result.status is not RenderStatus.OK:
-        raise typer.Exit(3 if result.status is RenderStatus.INFRA_ERROR else 1)
+        typer.echo(f"error: {result.status.value}: {result.detail or 'the sketch failed'}; fix the sketch "
+                   "(its errors are in js_errors above)", err=True)  # fmt: skip
+        raise typer.Exit(1)
 
 
 @app.command()

@@ -40,6 +40,8 @@ def test_render_exits_1_for_a_sketch_that_throws_and_2_for_a_file_that_is_not_te
     threw = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert threw.returncode == 1, threw.stderr
     assert json.loads(threw.stdout)["status"] == "sketch_error"
+    assert threw.stderr.strip().splitlines()[-1] == (
+        "error: sketch_error: the sketch threw; fix the sketch (its errors are in js_errors above)")  # fmt: skip
     png = tmp_path / "picture.png"
     png.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
     binary = subprocess.run([WATERCOLOUR, "render", str(png)], capture_output=True, text=True, timeout=120)

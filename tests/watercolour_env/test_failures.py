@@ -147,6 +147,13 @@ def test_a_config_key_no_flag_takes_is_named_before_any_other_check(tmp_path):
     assert done.returncode == 2 and "['--learning_rat']" in the_line(done)
 
 
+def test_eval_refuses_to_write_over_its_replies_file(tmp_path):
+    replies = tmp_path / "eval.json"
+    replies.write_text(json.dumps({"subject": "a peach hibiscus", "seed": 0, "reply": "// a sketch"}) + "\n")
+    done = run("eval", "--replies", str(replies), "--out", str(replies))
+    assert done.returncode == 2 and "is the --replies file; give --out another path" in framed(done)
+
+
 def test_eval_refuses_an_empty_replies_file_and_a_reply_that_is_not_text(tmp_path):
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
