@@ -289,10 +289,11 @@ def summary(rollouts: SharedRolloutLog, elapsed_s: float) -> None:
 
 
 if __name__ == "__main__":  # `accelerate launch -m watercolour_trainer.train ...`: errors as `watercolour train`'s
-    from watercolour_env.errors import WatercolourError
+    from watercolour_env.failures import one_line
 
     try:
         main(sys.argv[1:])
-    except WatercolourError as err:
-        print(f"error: {err}", file=sys.stderr)
-        raise SystemExit(2) from None
+    except (Exception, KeyboardInterrupt) as err:  # noqa: BLE001 - one line and the table's code, as the CLI
+        line, code = one_line(err)
+        print(f"error: {line}", file=sys.stderr)
+        raise SystemExit(int(code)) from None

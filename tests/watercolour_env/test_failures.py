@@ -281,3 +281,16 @@ def test_a_token_a_header_cannot_carry_is_refused_without_printing_it():
     done = run("episode", str(EXAMPLES / "hibiscus.js"), "--env-url", "http://127.0.0.1:9", env=env)
     assert done.returncode == 2
     assert "sekrit" not in done.stderr and "character a header cannot carry" in the_line(done)
+
+
+def test_the_trainers_module_entry_point_ends_a_failure_in_one_line_with_the_tables_code(tmp_path):
+    """`accelerate launch -m watercolour_trainer.train` (README) runs the module, not the CLI."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "watercolour_trainer.train", "--config", str(tmp_path / "nothere.yaml")],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == [f"error: {tmp_path / 'nothere.yaml'} does not exist; give another path"]

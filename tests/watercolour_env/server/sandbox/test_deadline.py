@@ -102,7 +102,7 @@ def test_hangs_on_every_worker_at_once_are_each_the_sketchs_timeout_and_the_pool
         answered_s = time.monotonic() - started
         assert [h.status for h in hangs] == [RenderStatus.TIMEOUT] * workers, [h.detail for h in hangs]
         # the deadline plus one GPU probe, not W probes in a row; the slack allows a loaded 2-core
-        # machine (clean-clone CI on 2026-12-03 beside a newcomer's make demo took 10.05 s)
+        # machine (clean-clone CI on 2026-12-03, under its own load of ~5, took 10.05 s)
         assert answered_s < 3.5 + 10, answered_s
         stats = idle(renderer, workers)
         assert (stats["free"], stats["busy"], stats["replacing"]) == (workers, 0, 0), stats
