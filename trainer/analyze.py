@@ -2,7 +2,7 @@
 
 Reads `rollouts.jsonl` (from `RUN_DIR/rollouts/` or `RUN_DIR` itself) and writes `analysis.json`
 and `analysis.png` beside it, and prints the table. Steps are split into thirds (first, middle,
-last; with fewer than three steps some thirds are empty). A rollout's reward is None when it was
+last; with fewer than three steps the middle, then the last, is empty). A rollout's reward is None when it was
 not scored (infrastructure); those count in the unscored share and nowhere else, as in GRPO.
 
 What it measures, and why (the seed's analysis of its HPSv3-only run):
@@ -48,15 +48,15 @@ def load_rollouts(path: Path) -> list[dict]:
 
 
 def thirds(steps: list[int]) -> list[list[int]]:
-    """Sorted steps split into three consecutive, nearly equal parts (the first ones get the extras)."""
+    """Sorted steps split into three consecutive, nearly equal parts.
+
+    One step over a multiple of three goes to the first part, two to the first and the last, so
+    a run of 2 steps (the demo's) compares its first step with its last: [[1], [], [2]].
+    """
     steps = sorted(steps)
     size, extra = divmod(len(steps), 3)
-    parts, start = [], 0
-    for i in range(3):
-        end = start + size + (1 if i < extra else 0)
-        parts.append(steps[start:end])
-        start = end
-    return parts
+    sizes = [size + (extra > 0), size, size + (extra > 1)]
+    return [steps[: sizes[0]], steps[sizes[0] : sizes[0] + sizes[1]], steps[sizes[0] + sizes[1] :]]
 
 
 def ols_slope(xs: list[float], ys: list[float]) -> tuple[float | None, float | None]:

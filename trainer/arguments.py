@@ -239,7 +239,11 @@ def with_config_flag(parser, seed_aliases: bool = False):  # noqa: ANN001, ANN20
     nothing to the parsed dataclasses.
     """
     import argparse
+    import warnings
 
+    # transformers 5 notes at every parse that `gradient_checkpointing` is renamed (TRL 1.16 sets it);
+    # here, so train, sft, demo and `python -m watercolour_trainer.train` all parse without it
+    warnings.filterwarnings("ignore", message="`gradient_checkpointing` is deprecated", category=FutureWarning)
     parser.description = (
         "Every flag can also come from a YAML file, --config FILE (trainer/configs/ has presets); "
         "flags on the command line override it. The watercolour flags come first, then TRL's."

@@ -20,18 +20,10 @@ REPO = Path(__file__).resolve().parents[1]
 EXTRA_ARGS = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
-def _quiet_renamed_flag() -> None:
-    """Silences transformers 5's note at every parse that `gradient_checkpointing` is renamed (TRL 1.16 sets it)."""
-    import warnings
-
-    warnings.filterwarnings("ignore", message="`gradient_checkpointing` is deprecated", category=FutureWarning)
-
-
 @app.command(context_settings=EXTRA_ARGS, add_help_option=False)  # --help goes to the real parser
 def train(ctx: typer.Context) -> None:
     """Run GRPO against an environment server (`watercolour train --help` lists every flag)."""
     require_extra("train")
-    _quiet_renamed_flag()
     from watercolour_trainer.train import main as train_main
 
     train_main(list(ctx.args))  # a refused configuration is one line through main, exit 2
@@ -41,7 +33,6 @@ def train(ctx: typer.Context) -> None:
 def sft(ctx: typer.Context) -> None:
     """Fine-tune a LoRA adapter on a pool's sketches (`watercolour sft --help` lists every flag)."""
     require_extra("train")
-    _quiet_renamed_flag()
     from watercolour_trainer.sft import main as sft_main
 
     sft_main(list(ctx.args))  # a refused configuration is one line through main, exit 2

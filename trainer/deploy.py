@@ -20,10 +20,13 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from watercolour_env.errors import ConfigError
 from watercolour_trainer.space_folder import assemble, uncommitted
+
+if TYPE_CHECKING:
+    from watercolour_env.server.settings import ServerSettings
 
 MASK = "***"
 # The Hub's repository ids (huggingface_hub.utils.validate_repo_id): ASCII, at most 96 a name.
@@ -120,8 +123,8 @@ def _known_names(variables: dict[str, str], known: set[str], prefix: str) -> Non
             raise ConfigError(f"--set {key}: the Space reads no such {prefix}* setting; {hint}")
 
 
-def _server_would_start(variables: dict[str, str], secrets: dict[str, str]) -> None:
-    """Refuses what the Space's server would refuse at start-up.
+def _server_would_start(variables: dict[str, str], secrets: dict[str, str]) -> ServerSettings:
+    """The settings the Space's server will start on; refuses what it would refuse at start-up.
 
     The server's own checks (`load_settings`) run on the variables and secrets the Space will have,
     with none of this machine's WATERCOLOUR_* variables.
@@ -134,7 +137,7 @@ def _server_would_start(variables: dict[str, str], secrets: dict[str, str]) -> N
         os.environ.update({k: v for k, v in saved.items() if not k.upper().startswith("WATERCOLOUR_")})
         os.environ.update(variables)
         os.environ.update(secrets)
-        load_settings()
+        return load_settings()
     except ConfigError as err:
         raise ConfigError(f"the Space would refuse to start: {err}") from err
     finally:
@@ -213,11 +216,15 @@ def plan_env(
         secrets["HF_TOKEN"] = space_token
     if duplicate_from is not None and not _valid_id(duplicate_from, SPACE_ID):
         raise ConfigError(f"--duplicate-from {duplicate_from!r} is not USER/NAME")
+    plan = Plan(folder=None if duplicate_from else folder)
     if duplicate_from is None:
-        _server_would_start(variables, secrets)
+        started = _server_would_start(variables, secrets)
+        if started.weight_hpsv3 > 0 and "WATERCOLOUR_HPSV3_TOKEN" not in secrets:
+            plan.warnings.append(
+                "no WATERCOLOUR_HPSV3_TOKEN exported: the Space reaches the HPSv3 scorer only if that scorer is open"
+            )
     else:  # the copy keeps the original's variables, unknown here: check only the names
         _known_names(variables, _env_setting_names(), "WATERCOLOUR_")
-    plan = Plan(folder=None if duplicate_from else folder)
     if "WATERCOLOUR_API_TOKEN" not in secrets:
         plan.warnings.append("no WATERCOLOUR_API_TOKEN exported: anyone who reaches the Space can use it")
     if space_token and space_token == environ.get("HF_TOKEN"):

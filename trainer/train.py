@@ -85,6 +85,8 @@ def main(argv: list[str] | None = None) -> None:
     reward.check_configuration(args.subject)  # a refused configuration stops here, before the model loads
     args.episode_timeout_s = reward.timeout_s  # the server's deadline plus a margin, unless given
     checkpoint = resume_checkpoint(config.resume_from_checkpoint, config.output_dir)
+    if args.adapter:
+        adapter_folder(args.adapter)  # before the model loads (~20 s on 2 cores)
     model, tokenizer = load_policy(args.model)
     if args.stop_at_closing_fence and stop_at_closing_fence(model, tokenizer):
         config.generation_kwargs = {
@@ -260,6 +262,17 @@ def checkpoint_step(checkpoint: Path) -> int:
     return int(json.loads((checkpoint / "trainer_state.json").read_text())["global_step"])
 
 
+def adapter_folder(adapter: str) -> Path:
+    """`adapter` as a folder that holds a LoRA adapter (its `adapter_config.json`).
+
+    Raises:
+        ConfigError: the folder holds no adapter.
+    """
+    if not (Path(adapter) / "adapter_config.json").is_file():
+        raise ConfigError(f"--adapter {adapter}: no adapter_config.json there (make one with `watercolour sft`)")
+    return Path(adapter)
+
+
 def load_adapter(model, adapter: str):  # noqa: ANN001, ANN201 (a transformers model in, a PeftModel out)
     """The model with a trainable LoRA adapter from `adapter` (a folder written by `watercolour sft`).
 
@@ -268,9 +281,7 @@ def load_adapter(model, adapter: str):  # noqa: ANN001, ANN201 (a transformers m
     """
     from peft import PeftModel
 
-    if not (Path(adapter) / "adapter_config.json").is_file():
-        raise ConfigError(f"--adapter {adapter}: no adapter_config.json there (make one with `watercolour sft`)")
-    return PeftModel.from_pretrained(model, adapter, is_trainable=True)
+    return PeftModel.from_pretrained(model, str(adapter_folder(adapter)), is_trainable=True)
 
 
 def summary(rollouts: SharedRolloutLog, elapsed_s: float) -> None:

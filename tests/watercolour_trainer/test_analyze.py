@@ -59,8 +59,11 @@ def test_the_rise_splits_into_composition_and_within():
     assert split["composition"] == pytest.approx(0.0875) and split["within"] == pytest.approx(0.0375)
 
 
-def test_steps_split_into_thirds_with_the_extras_first():
-    assert thirds([5, 1, 2, 3, 4]) == [[1, 2], [3, 4], [5]]
+def test_steps_split_into_thirds_with_the_extras_first_and_last():
+    assert thirds([5, 1, 2, 3, 4]) == [[1, 2], [3], [4, 5]]
+    assert thirds([4, 1, 2, 3]) == [[1, 2], [3], [4]]
+    assert thirds([1, 2, 3]) == [[1], [2], [3]]
+    assert thirds([2, 1]) == [[1], [], [2]]  # the demo's 2 steps: first against last
     assert thirds([1]) == [[1], [], []]
 
 

@@ -1,6 +1,7 @@
 """The seed's published command parses, flag by flag, to the settings it means (no model loads)."""
 
 import shlex
+import warnings
 
 import pytest
 
@@ -157,3 +158,11 @@ def test_help_of_train_and_sft_lists_their_real_flags(command, flags):
     for flag in flags:
         assert f"  {flag} " in shown.stdout, flag
     assert "--config FILE (trainer/configs/ has" in " ".join(shown.stdout.split())  # said before TRL's ~300 flags
+
+
+def test_parsing_a_configuration_that_checkpoints_gradients_says_nothing_of_the_renamed_flag():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")  # what a run would show, whatever filters came before
+        _, config = parse_arguments(["--gradient_checkpointing", "true", "--use_cpu", "true"])
+    assert config.gradient_checkpointing is True
+    assert [str(w.message) for w in caught if "gradient_checkpointing" in str(w.message)] == []

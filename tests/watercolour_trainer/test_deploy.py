@@ -294,3 +294,16 @@ def test_a_setting_named_tokens_is_not_taken_for_a_credential(tmp_path):
     setting = "WATERCOLOUR_LENGTH_START_TOKENS=200"
     result = deploy("env", "--space", "me/x", "--set", setting, "--dry-run", str(tmp_path))
     assert result.returncode == 0, result.stderr
+
+
+def test_a_space_that_weighs_hpsv3_without_its_token_is_warned_about_not_refused(tmp_path):
+    url = "WATERCOLOUR_HPSV3_URL=https://me-h.hf.space"
+    args = ("env", "--space", "me/x", "--preset", "hps-only", "--set", url)
+    open_scorer = deploy(*args, "--dry-run", str(tmp_path / "a"), env={"WATERCOLOUR_API_TOKEN": "t0k"})
+    assert open_scorer.returncode == 0, open_scorer.stderr
+    assert stderr_of(open_scorer) == [
+        "warning: no WATERCOLOUR_HPSV3_TOKEN exported: the Space reaches the HPSv3 scorer only if that scorer is open"
+    ]
+    keyed = deploy(*args, "--dry-run", str(tmp_path / "b"),
+                   env={"WATERCOLOUR_API_TOKEN": "t0k", "WATERCOLOUR_HPSV3_TOKEN": "k3y"})  # fmt: skip
+    assert keyed.returncode == 0 and stderr_of(keyed) == []

@@ -84,6 +84,17 @@ def test_resuming_without_a_checkpoint_is_refused_before_the_model_loads(server_
               "--output_dir", str(tmp_path), "--resume_from_checkpoint", str(tmp_path)])  # fmt: skip
 
 
+def test_an_adapter_folder_without_an_adapter_is_refused_before_the_model_loads(server_url, tmp_path, monkeypatch):
+    from watercolour_env.errors import ConfigError
+
+    def tripwire(name):  # noqa: ANN001, ANN202
+        raise AssertionError(f"the policy {name} loaded before the adapter was checked")
+
+    monkeypatch.setattr("watercolour_trainer.train.load_policy", tripwire)
+    with pytest.raises(ConfigError, match="no adapter_config.json there"):
+        main(small_run(server_url, tmp_path, "--adapter", str(tmp_path)))
+
+
 def test_a_run_reported_to_trackio_reads_back_with_the_environments_metrics(server_url, tmp_path, monkeypatch):
     """`--report_to trackio` (local, no Space): the step's reward, the environment's shares and
     each scored component land in trackio's store, under the project and run name given."""
