@@ -241,9 +241,11 @@ def with_config_flag(parser, seed_aliases: bool = False):  # noqa: ANN001, ANN20
     import argparse
     import warnings
 
-    # transformers 5 notes at every parse that `gradient_checkpointing` is renamed (TRL 1.16 sets it);
-    # here, so train, sft, demo and `python -m watercolour_trainer.train` all parse without it
-    warnings.filterwarnings("ignore", message="`gradient_checkpointing` is deprecated", category=FutureWarning)
+    # transformers 5 renamed gradient checkpointing to activation checkpointing and notes it at
+    # every parse (TRL 1.16 sets the flag) and at each call TRL makes by the old method names;
+    # here, so train, sft, demo and `python -m watercolour_trainer.train` all run without the notes
+    renamed = r"`(is_)?gradient_checkpointing(_enable|_disable)?` is deprecated"
+    warnings.filterwarnings("ignore", message=renamed, category=FutureWarning)
     parser.description = (
         "Every flag can also come from a YAML file, --config FILE (trainer/configs/ has presets); "
         "flags on the command line override it. The watercolour flags come first, then TRL's."

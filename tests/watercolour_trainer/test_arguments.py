@@ -160,9 +160,18 @@ def test_help_of_train_and_sft_lists_their_real_flags(command, flags):
     assert "--config FILE (trainer/configs/ has" in " ".join(shown.stdout.split())  # said before TRL's ~300 flags
 
 
-def test_parsing_a_configuration_that_checkpoints_gradients_says_nothing_of_the_renamed_flag():
+def test_a_run_that_checkpoints_gradients_says_nothing_of_the_renamed_flag_and_methods():
+    from transformers import AutoModelForCausalLM, LlamaConfig
+
+    tiny = LlamaConfig(hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2,
+                       num_key_value_heads=2, vocab_size=64)  # fmt: skip
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")  # what a run would show, whatever filters came before
         _, config = parse_arguments(["--gradient_checkpointing", "true", "--use_cpu", "true"])
+        model = AutoModelForCausalLM.from_config(tiny)
+        model.gradient_checkpointing_enable()  # the old names, as TRL 1.16 calls them
+        assert model.is_gradient_checkpointing
+        model.gradient_checkpointing_disable()
+        warnings.warn("`another_flag` is deprecated", FutureWarning, stacklevel=1)  # others still show
     assert config.gradient_checkpointing is True
-    assert [str(w.message) for w in caught if "gradient_checkpointing" in str(w.message)] == []
+    assert [str(w.message) for w in caught if "deprecated" in str(w.message)] == ["`another_flag` is deprecated"]
