@@ -2,8 +2,9 @@
 
 Reads `rollouts.jsonl` (from `RUN_DIR/rollouts/` or `RUN_DIR` itself) and writes `analysis.json`
 and `analysis.png` beside it, and prints the table. Steps are split into thirds (first, middle,
-last; with fewer than three steps the middle, then the last, is empty). A rollout's reward is None when it was
-not scored (infrastructure); those count in the unscored share and nowhere else, as in GRPO.
+last; with fewer than three steps the middle, then the last, is empty). A rollout's reward is
+None when it was not scored (infrastructure); those count in the unscored share and nowhere
+else, as in GRPO.
 
 What it measures, and why (the seed's analysis of its HPSv3-only run):
 - mean reward per third, and the slope of the per-step mean (OLS over steps) with its t

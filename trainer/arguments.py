@@ -228,6 +228,18 @@ def _unknown_config_keys(parser, argv: list[str]) -> list[str]:  # noqa: ANN001 
     return [f"--{key}" for key in keys if key not in known] if isinstance(keys, dict) else []
 
 
+def _quiet_renamed_checkpointing() -> None:
+    """Hides transformers 5's notes that gradient checkpointing is now activation checkpointing.
+
+    They come at every parse (TRL 1.16 sets the flag) and at each call TRL makes by the old
+    method names, with nothing for a user to change; other deprecations still show.
+    """
+    import warnings
+
+    renamed = r"`(is_)?gradient_checkpointing(_enable|_disable)?` is deprecated"
+    warnings.filterwarnings("ignore", message=renamed, category=FutureWarning)
+
+
 def with_config_flag(parser, seed_aliases: bool = False):  # noqa: ANN001, ANN201 (a TrlParser, returned)
     """Lists TRL's `--config FILE` in `--help`, where TRL's own parser leaves it out.
 
@@ -239,13 +251,8 @@ def with_config_flag(parser, seed_aliases: bool = False):  # noqa: ANN001, ANN20
     nothing to the parsed dataclasses.
     """
     import argparse
-    import warnings
 
-    # transformers 5 renamed gradient checkpointing to activation checkpointing and notes it at
-    # every parse (TRL 1.16 sets the flag) and at each call TRL makes by the old method names;
-    # here, so train, sft, demo and `python -m watercolour_trainer.train` all run without the notes
-    renamed = r"`(is_)?gradient_checkpointing(_enable|_disable)?` is deprecated"
-    warnings.filterwarnings("ignore", message=renamed, category=FutureWarning)
+    _quiet_renamed_checkpointing()  # every train and sft parser comes through here
     parser.description = (
         "Every flag can also come from a YAML file, --config FILE (trainer/configs/ has presets); "
         "flags on the command line override it. The watercolour flags come first, then TRL's."
