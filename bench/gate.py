@@ -1,11 +1,16 @@
 """Gate benchmark: the source checks, and what the sandbox's run-time allowlist costs a render.
 
-    watercolour bench gate [--reps 200] [--render-reps 7]
+    watercolour bench gate [--reps 200] [--extract-reps 5] [--render-reps 7]
 
 1. Times `check_source` (tree-sitter parse, inventory, every violation) per example sketch
    against a baseline measured in the same run: the public reproduction's approach, regular
    expressions over code with comments stripped.
-2. Renders the trivial, typical and rich sketches with the guard (static/guard.js) on and off,
+2. Times extraction on adversarial replies of 16 k, 64 k and 256 KiB characters against the fence
+   pattern it replaced (issue 32), run in the same process: `fenced_blocks` alone and the whole
+   `extract_sketch` (which parses the reply when no fence holds a sketch). Linear time shows as a
+   ratio near 4 from one size to the next; the old pattern's was near 16. `--extract-reps 0`
+   skips this part; the old pattern runs once at 256 KiB (about 40 s).
+3. Renders the trivial, typical and rich sketches with the guard (static/guard.js) on and off,
    interleaved in the same run on two one-worker renderers, and prints render milliseconds
    (median and range) with the ratio; it also checks that both give the same PNG bytes.
    `--render-reps 0` skips this part.
@@ -24,10 +29,20 @@ import psutil
 from watercolour_env.server.gate import check_source
 from watercolour_env.server.sandbox import Renderer
 from watercolour_env.server.sandbox.brush_api import brush_methods
+from watercolour_env.sketch import extract_sketch, fenced_blocks
 
 REPO = Path(__file__).resolve().parents[1]
 SKETCHES = {"trivial": "trivial.js", "typical": "hibiscus.js", "rich": "rich.js"}
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+# The fence pattern of sketch.py before issue 32: quadratic on a fence and one letter repeated.
+_OLD_FENCE = re.compile(r"(```|~~~)[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:\1|\Z)", re.DOTALL)
+ADVERSARIAL = {
+    "fence + letters": lambda n: "```" + "a" * (n - 3),
+    "(fence letter)*": lambda n: "```a" * (n // 4),
+    "tildes only": lambda n: "~" * n,
+    "(fence newline)*": lambda n: "```\n" * (n // 4),
+}
+SIZES = {"16 k": 16_384, "64 k": 65_536, "256 KiB": 262_144}
 _PATTERNS = [re.compile(p) for p in (r"\bfunction\s+setup\s*\(", r"brush\.\w+\s*\(", r"\b(ellipse|rect|point|line)\(")]
 
 
@@ -49,6 +64,7 @@ def timed_ms(fn, arg: str, reps: int) -> list[float]:  # noqa: ANN001
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--reps", type=int, default=200)
+    parser.add_argument("--extract-reps", type=int, default=5)
     parser.add_argument("--render-reps", type=int, default=7)
     args = parser.parse_args(argv)
     brush_methods()  # read the package's export list once, as the server does at start-up
@@ -61,8 +77,26 @@ def main(argv: list[str] | None = None) -> None:
             f"{name:<9} {b:8.3f} ({min(base):.3f}-{max(base):.3f}) {o:8.3f} ({min(ours):.3f}-{max(ours):.3f})"
             f" {o / b:6.1f}x"
         )
+    if args.extract_reps > 0:
+        extraction_cost(args.extract_reps)
     if args.render_reps > 0:
         enforcement_cost(args.render_reps)
+
+
+def extraction_cost(reps: int) -> None:
+    """Milliseconds to read the fences of adversarial replies: the old pattern, the scan, extraction."""
+    print(f"\n{'reply':<16} {'size':>8} {'old pattern ms':>16} {'fenced_blocks ms':>18} {'extract_sketch ms':>19}"
+          f" {'old/new':>9}")  # fmt: skip
+    for kind, make in ADVERSARIAL.items():
+        for label, size in SIZES.items():
+            reply = make(size)
+            old = timed_ms(lambda r: list(_OLD_FENCE.finditer(r)), reply, 1 if size > 100_000 else reps)
+            scan, whole = timed_ms(fenced_blocks, reply, reps), timed_ms(extract_sketch, reply, reps)
+            o, n = statistics.median(old), statistics.median(scan)
+            print(
+                f"{kind:<16} {label:>8} {o:10.1f} [{len(old)}] {n:12.3f} ({min(scan):.3f}-{max(scan):.3f})"
+                f" {statistics.median(whole):10.1f} ({min(whole):.1f}-{max(whole):.1f}) {o / max(n, 1e-6):8.0f}x"
+            )
 
 
 def _browser_cpu_s(driver: psutil.Process) -> float:

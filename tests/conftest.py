@@ -35,6 +35,20 @@ def example(name: str) -> str:
     return (EXAMPLES / name).read_text()
 
 
+def slow_sketch(wait_ms: int) -> str:
+    """A valid sketch that spends `wait_ms` in draw before it paints: a render slow on purpose,
+    so a test about timing holds whatever the machine's speed."""
+    return f"""function setup() {{ createCanvas(600, 600, WEBGL); angleMode(DEGREES); noLoop(); }}
+function draw() {{
+  const until = millis() + {int(wait_ms)};
+  while (millis() < until) {{}}
+  translate(-width / 2, -height / 2);
+  brush.noStroke();
+  brush.fill("#d94f70", 120);
+  brush.circle(300, 300, 60);
+}}"""
+
+
 def expected_outcomes() -> dict[str, dict]:
     """examples/sketches/expected.json: file name -> {passed, violations}."""
     return json.loads((EXAMPLES / "expected.json").read_text())

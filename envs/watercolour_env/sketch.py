@@ -42,7 +42,7 @@ BRUSH_PAINT_METHODS = frozenset(
 # `this` inside setup and draw is the window too.
 GLOBAL_OBJECTS = frozenset({"window", "self", "globalThis", "top", "parent", "frames", "this"})
 
-_FENCE = re.compile(r"(```|~~~)[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:\1|\Z)", re.DOTALL)
+_FENCE_MARK = re.compile(r"```|~~~")
 _LANGUAGE = Language(tree_sitter_javascript.language())
 _local = threading.local()
 
@@ -112,7 +112,7 @@ def extract_sketch(reply: str) -> str | None:
     Returns:
         The sketch source, stripped, or None.
     """
-    blocks = [m.group(3) for m in _FENCE.finditer(reply)]
+    blocks = fenced_blocks(reply)
     for block in blocks:
         if defines_setup(block):
             return block.strip()
@@ -124,6 +124,34 @@ def extract_sketch(reply: str) -> str | None:
     return None
 
 
+def fenced_blocks(reply: str) -> list[str]:
+    """The bodies of a reply's fenced blocks, in order, in time linear in the reply's length.
+
+    A fence is three backticks or tildes anywhere, then the rest of its line (a language tag or
+    anything else); the body runs to the next fence of the same kind, or to the end of the reply
+    when it is cut off. A fence with no line break after it opens nothing, and neither can any
+    later one. A scan, not a backtracking pattern: the pattern it replaces took 11 s on a
+    256 KiB reply of one fence and a letter repeated (docs/LOG.md, issue 32).
+
+    Args:
+        reply: the model's raw completion text.
+
+    Returns:
+        Each block's text between its opening line and its closing fence, untrimmed.
+    """
+    blocks, at = [], 0
+    while (opening := _FENCE_MARK.search(reply, at)) is not None:
+        mark = opening.group()
+        line_end = reply.find("\n", opening.end())
+        if line_end < 0:
+            break
+        closing = reply.find(mark, line_end + 1)
+        end = len(reply) if closing < 0 else closing
+        blocks.append(reply[line_end + 1 : end])
+        at = end + len(mark)
+    return blocks
+
+
 def defines_setup(source: str) -> bool:
     """True when the code (not a comment or a string) defines a `setup` function."""
     return inspect_sketch(source).has_setup
@@ -133,11 +161,13 @@ def inspect_sketch(source: str) -> SketchInventory:
     """Parses a sketch and takes stock of its calls, names, canvas and first syntax error."""
     tree = _parser().parse(source.encode("utf-8"))
     facts = _Facts()
-    stack = [tree.root_node]
+    # parents travel with their children: tree-sitter's `Node.parent` walks down from the root,
+    # which made deep trees quadratic (docs/LOG.md, issue 32)
+    stack: list[tuple[Node, Node | None]] = [(tree.root_node, None)]
     while stack:
-        node = stack.pop()
-        facts.visit(node)
-        stack.extend(reversed(node.children))
+        node, parent = stack.pop()
+        facts.visit(node, parent)
+        stack.extend((child, node) for child in reversed(node.children))
     calls = facts.brush_calls
     return SketchInventory(
         brush_calls=dict(calls),
@@ -192,7 +222,7 @@ class _Facts:
         self.canvas: tuple[int | None, int | None, str | None] | None = None
         self.syntax_error: str | None = None
 
-    def visit(self, node: Node) -> None:
+    def visit(self, node: Node, parent: Node | None) -> None:
         if (node.is_error or node.is_missing) and self.syntax_error is None:
             row, column = node.start_point
             self.syntax_error = f"line {row + 1}, column {column + 1}"
@@ -204,7 +234,7 @@ class _Facts:
             self.constructed.add(self._global_name(constructor) or _text(constructor))
         elif kind in ("identifier", "shorthand_property_identifier_pattern", "shorthand_property_identifier"):
             self.references.add(_text(node))
-            if _declares(node):
+            if _declares(node, parent):
                 self.declared.add(_text(node))
         elif kind == "subscript_expression":
             obj = node.child_by_field_name("object")
@@ -269,9 +299,8 @@ _DECLARING_PARENTS = frozenset(
 )  # fmt: skip
 
 
-def _declares(node: Node) -> bool:
-    """Whether this identifier is the name being declared (not a use of a name)."""
-    parent = node.parent
+def _declares(node: Node, parent: Node | None) -> bool:
+    """Whether this identifier (a child of `parent`) is the name being declared, not a use."""
     if parent is None:
         return False
     if parent.type in ("variable_declarator", "assignment_pattern"):

@@ -77,3 +77,23 @@ def test_invalid_weights_at_reset_are_refused_with_a_reason(weights, message):
     env = WatercolourEnvironment(Renderer(workers=1), Rubric(RubricWeights(), starter_terms()))
     with pytest.raises(ConfigError, match=message):
         env.reset(seed=1, weights=weights)
+
+
+def test_a_reply_holding_half_an_emoji_gets_an_observation_that_encodes():
+    env = WatercolourEnvironment(Renderer(workers=1), Rubric(RubricWeights(), starter_terms()))
+    env.reset(seed=1)
+    # a JSON reply may carry "\ud83c"; the echoed sketch must still be sent (rejected before rendering)
+    reply = "function setup() { createCanvas(600, 600, WEBGL); rect(0, 0, 9, 9); } // petal \ud83c"
+    obs = env.step(WatercolourAction(reply=reply))
+    assert obs.status is EpisodeStatus.REJECTED and obs.reward == 0.0
+    assert "\ud83c" not in obs.model_dump_json()
+
+
+def test_an_observation_the_server_cannot_encode_is_the_sketchs_failure_never_none():
+    env = WatercolourEnvironment(Renderer(workers=1), Rubric(RubricWeights(), starter_terms()))
+    env.reset(seed=1)
+    unsendable = env._observation(reward=0.93, done=True, js_errors=["Error: \ud800"], detail="\udfff")
+    obs = env._sendable(unsendable)
+    assert obs.reward == 0.0 and obs.status is EpisodeStatus.REJECTED
+    assert [v.value for v in obs.violations] == ["unencodable_observation"]
+    obs.model_dump_json()

@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.conftest import example, expected_outcomes
+from tests.conftest import example, expected_outcomes, slow_sketch
 from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
 from watercolour_env.server.prompt import SYSTEM_PROMPT
 from watercolour_env.sketch import ALLOWED_BRUSH_METHODS
@@ -116,11 +116,12 @@ def test_after_a_receive_timeout_the_client_drops_the_socket_instead_of_reading_
 
     # OpenEnv 0.10's client closes the socket on a timeout (checked here, not assumed): the late
     # step observation must never come back as the answer to the next reset on the same client.
+    # The step is slow on purpose (a sketch that waits 1.5 s), whatever the machine's speed.
     with WatercolourEnv(base_url=server_url, message_timeout_s=0.5).sync() as env:
         env.reset(seed=11)
         with pytest.raises(TimeoutError):
-            env.step(WatercolourAction(reply=example("hibiscus.js")))  # a render takes about 1.4 s
-        time.sleep(2.5)  # the late reply has been written by now
+            env.step(WatercolourAction(reply=slow_sketch(1500)))
+        time.sleep(3.0)  # the late reply has been written by now
         again = env.reset(seed=12)
     assert again.observation.status is EpisodeStatus.READY and again.observation.seed == 12
     assert again.observation.sketch is None and again.reward is None

@@ -1,4 +1,9 @@
-from watercolour_env.sketch import extract_sketch, inspect_sketch
+import random
+import re
+
+import pytest
+
+from watercolour_env.sketch import extract_sketch, fenced_blocks, inspect_sketch
 
 SKETCH = "function setup() {\n  createCanvas(600, 600, WEBGL);\n}\nfunction draw() {\n  brush.circle(300, 300, 50);\n}"
 
@@ -67,3 +72,29 @@ def test_create_canvas_arguments_are_read_as_literals():
 
 def test_a_tilde_fence_is_a_fence_too():
     assert extract_sketch(f"Here:\n~~~javascript\n{SKETCH}\n~~~\n") == SKETCH
+
+
+# The pattern `fenced_blocks` replaced: its meaning is the reference, its backtracking is not.
+OLD_FENCE = re.compile(r"(```|~~~)[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:\1|\Z)", re.DOTALL)
+
+
+def test_fenced_blocks_read_each_body_to_its_own_kind_of_fence_or_to_the_end():
+    reply = "Here:\n```js\nA ~~~ B\n```\nthen ~~~ tag\nC\n~~~ and ```x"
+    # block 1: after the "```js" line up to the next ```; block 2: after the "~~~ tag" line up to
+    # the next ~~~; the trailing ```x has no line break after it, so it opens nothing
+    assert fenced_blocks(reply) == ["A ~~~ B\n", "C\n"]
+    assert fenced_blocks("```js") == [] and fenced_blocks("no fence\n") == []
+    assert fenced_blocks("```\ncut off") == ["cut off"]
+
+
+def test_fenced_blocks_find_what_the_old_pattern_found_on_random_replies():
+    rng = random.Random(32)
+    for _ in range(5000):
+        reply = "".join(rng.choice("`~\na j") for _ in range(rng.randint(0, 30)))
+        assert fenced_blocks(reply) == [m.group(3) for m in OLD_FENCE.finditer(reply)], repr(reply)
+
+
+@pytest.mark.parametrize("reply", ["```" + "a" * 262_000, "```a" * 16_000, "~~~" * 87_000, "```\n" * 65_500])
+def test_replies_that_made_the_fence_pattern_backtrack_are_read_to_a_verdict(reply):
+    # the first took 11 s under the old pattern (docs/LOG.md, issue 32); the bench times them now
+    assert extract_sketch(reply) is None

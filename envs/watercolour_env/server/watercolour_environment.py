@@ -11,6 +11,7 @@ import uuid
 from typing import Any
 
 from openenv.core.env_server.interfaces import Environment
+from pydantic_core import PydanticSerializationError
 
 from watercolour_env.errors import WatercolourError
 from watercolour_env.models import (
@@ -25,6 +26,7 @@ from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR, GateResult, check_r
 from watercolour_env.server.prompt import DEFAULT_SUBJECT, SYSTEM_PROMPT, user_prompt
 from watercolour_env.server.reward.rubric import Rubric, RubricWeights
 from watercolour_env.server.sandbox import Renderer
+from watercolour_env.server.sandbox.picture import MAX_ERRORS, clean_text
 from watercolour_env.terms import Violation
 
 log = logging.getLogger(__name__)
@@ -41,6 +43,8 @@ docs/LOG.md, issue 15)."""
 MAX_REFERENCES = 32
 """The most references one episode may ask the judge for (each is two comparisons); the same
 bound as `WATERCOLOUR_REFERENCES_PER_EPISODE`."""
+MAX_DETAIL_CHARS = 4000
+"""The longest `detail` a step sends, in characters: a few violations and their reasons."""
 RESET_OPTIONS = ("seed", "episode_id", "subject", "return_image", "weights", "references")
 
 
@@ -229,19 +233,40 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         self._state.status = status
         render = gate.render
         png = render.png if render is not None else None
-        return self._observation(
+        observation = self._observation(
             reward=score.reward,
             done=True,
-            sketch=gate.sketch,
+            sketch=None if gate.sketch is None else clean_text(gate.sketch, self._max_reply_bytes),
             violations=gate.violations,
-            js_errors=render.js_errors if render else [],
+            js_errors=[clean_text(e) for e in render.js_errors[:MAX_ERRORS]] if render else [],
             reward_components=score.components,
             paint_fraction=render.paint_fraction if render and render.png else None,
             render_ms=render.elapsed_ms if render else None,
             queue_ms=render.queued_ms if render else None,
             renderer=render.renderer if render else "",
             image_png_b64=base64.b64encode(png).decode() if png and self._state.return_image else None,
-            detail=_step_detail(gate, score.components),
+            detail=clean_text(_step_detail(gate, score.components), MAX_DETAIL_CHARS),
+        )
+        return self._sendable(observation)
+
+    def _sendable(self, observation: WatercolourObservation) -> WatercolourObservation:
+        """The observation if it encodes as JSON, else the sketch's failure: `unencodable_observation`.
+
+        Everything sketch-made in it is cleaned first (`clean_text`), so this is the net under
+        that: an observation the server cannot send would reach the trainer as a server error
+        (reward None), and the sketch's fault must never be None.
+        """
+        try:
+            observation.model_dump_json()
+            return observation
+        except (PydanticSerializationError, UnicodeError) as err:
+            log.warning("step: the observation could not be encoded (%s); the sketch's failure", err)
+        self._state.status = EpisodeStatus.REJECTED
+        return self._observation(
+            reward=self._rubric.fail_reward,
+            done=True,
+            violations=[Violation.UNENCODABLE_OBSERVATION],
+            detail="the sketch's report could not be encoded as JSON",
         )
 
     def close(self) -> None:

@@ -16,6 +16,7 @@ EXPECTED = json.loads((GATE / "expected.json").read_text())
 RENDER_ONLY = {
     Violation.SKETCH_ERROR, Violation.RENDER_TIMEOUT, Violation.BLANK_CANVAS, Violation.IMAGE_OR_PIXELS,
     Violation.SHADER_OR_3D, Violation.BRUSH_ARGUMENT, Violation.TAMPERING, Violation.INVALID_FRAME,
+    Violation.UNENCODABLE_OBSERVATION,
 }  # fmt: skip
 SOURCE_VIOLATIONS = set(Violation) - RENDER_ONLY
 

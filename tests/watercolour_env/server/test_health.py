@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
-from tests.conftest import REPO, example
+from tests.conftest import REPO, slow_sketch
 from watercolour_env import WatercolourAction, WatercolourEnv
 
 pytestmark = [pytest.mark.server, pytest.mark.browser]
@@ -26,7 +26,7 @@ def health(url: str) -> dict:
 def episode(url: str, seed: int) -> None:
     with WatercolourEnv(base_url=url, message_timeout_s=120).sync() as env:
         env.reset(seed=seed)
-        env.step(WatercolourAction(reply=example("hibiscus.js")))
+        env.step(WatercolourAction(reply=slow_sketch(800)))  # slow on purpose: the watcher sees the queue
 
 
 def test_health_names_the_pool_the_versions_and_the_renderer(server_url):

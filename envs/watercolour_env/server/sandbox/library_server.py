@@ -25,6 +25,9 @@ DEFAULT_JS_DIR = Path(__file__).parent / "js" / "node_modules"
 # Fetch, XHR, WebSocket, EventSource, workers, nested frames and foreign images stay off. Scripts
 # come from this server, or inline with the frame's one-time nonce (only the arm script has it, and
 # it removes itself): a script, event-handler attribute or javascript: URL the sketch adds never runs.
+# A second policy in the frame's own <meta>, parsed after the libraries and before the sketch,
+# narrows scripts to the sketch's one-time URL: no library file runs twice, by any script type or
+# `import()` (which would inherit a nonce), whatever the sketch reconfigures (issue 32).
 FRAME_CSP = (
     "default-src 'none'; script-src 'self' 'nonce-{script_nonce}'; style-src 'unsafe-inline'; "
     "img-src 'self' data: blob:; connect-src 'none'; worker-src 'none'; frame-src 'none'; "
@@ -42,6 +45,7 @@ FRAME_TEMPLATE = """<!doctype html><html><head><meta charset="utf-8">
 <script crossorigin="anonymous" src="/lib/p5.brush.js"></script>
 {guard}<script crossorigin="anonymous" src="/lib/harness.js"></script>
 <script nonce="{script_nonce}">__watercolourArm("{nonce}"); document.currentScript.remove();</script>
+<meta http-equiv="Content-Security-Policy" content="script-src {origin}/sketch/{token}.js">
 <script crossorigin="anonymous" src="/sketch/{token}.js"></script>
 </head><body></body></html>"""
 
@@ -163,13 +167,14 @@ class LibraryServer:
                     if nonce is None:
                         self._send(404, "text/plain", b"gone")
                         return
-                    seed = query.removeprefix("seed=") if query.startswith("seed=") else "1"
+                    seed = query.removeprefix("seed=") if query.startswith("seed=") else "0"
                     script_nonce = secrets.token_hex(12)
                     body = FRAME_TEMPLATE.format(
-                        seed=int(seed) if seed.isdigit() else 1,
+                        seed=int(seed) if seed.isdigit() else 0,
                         token=token,
                         nonce=nonce,
                         guard=GUARD_TAG if server.enforce else "",
+                        origin=server.origin,
                         script_nonce=script_nonce,
                     )
                     self._send(200, "text/html", body.encode(), csp=FRAME_CSP.format(script_nonce=script_nonce))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import enum
 import io
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -17,6 +18,32 @@ from PIL import Image
 CANVAS_PX = 600
 # Channel difference (0-255) above which a pixel counts as paint rather than paper.
 PAINT_DELTA = 12
+
+
+# What a report's text may carry: a sketch chooses its error messages, so each is cut to this
+# many characters and at most this many are kept (the harness cuts them too, static/harness.js).
+MAX_ERROR_CHARS = 2000
+MAX_ERRORS = 20
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def clean_text(text: object, max_chars: int = MAX_ERROR_CHARS) -> str:
+    """Text from the sandbox made safe to send: valid Unicode, at most `max_chars` characters.
+
+    A lone UTF-16 surrogate (half an emoji, made at run time by `"🌺".slice(0, 1)`) cannot be
+    encoded as UTF-8 or JSON; it becomes U+FFFD. Longer text is cut and ends in "…".
+
+    Args:
+        text: anything; it is turned into a string first.
+        max_chars: the longest result, in characters (>= 1).
+
+    Returns:
+        A string of at most `max_chars` characters that encodes as UTF-8.
+    """
+    text = text if isinstance(text, str) else str(text)
+    if len(text) > max_chars:
+        text = text[: max_chars - 1] + "…"
+    return _LONE_SURROGATE.sub("\ufffd", text)
 
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -62,7 +89,7 @@ def guard_violations(raw: object) -> list[tuple[str, str]]:
     out = []
     for item in raw if isinstance(raw, list) else []:
         if isinstance(item, dict) and isinstance(item.get("kind"), str):
-            out.append((item["kind"][:40], str(item.get("name", ""))[:80]))
+            out.append((clean_text(item["kind"], 40), clean_text(item.get("name", ""), 80)))
     return out[:40]
 
 
@@ -158,8 +185,9 @@ def read_report(payload: dict, enforce: bool) -> tuple[RenderStatus, dict]:
     """
     guard = payload.get("guard", "on")
     if enforce and payload.get("reason") != "navigated" and guard != "on":
-        return RenderStatus.INFRA_ERROR, {"detail": f"the sandbox guard did not run: {guard}"[:500]}
-    errors = [str(e) for e in payload.get("errors") or []]
+        return RenderStatus.INFRA_ERROR, {"detail": clean_text(f"the sandbox guard did not run: {guard}", 500)}
+    raw_errors = payload.get("errors")
+    errors = [clean_text(e) for e in (raw_errors if isinstance(raw_errors, list) else [])[:MAX_ERRORS]]
     violations = guard_violations(payload.get("violations"))
     png, detail = None, ""
     data_url = payload.get("png")

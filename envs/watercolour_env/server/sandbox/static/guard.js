@@ -39,7 +39,7 @@ function guard() {
   const GUARD_URL = document.currentScript.src;
   const LIB_BASE = GUARD_URL.slice(0, GUARD_URL.lastIndexOf("/") + 1);
   const LIBRARY_FILES = new Set(["p5.min.js", "p5.brush.js", "seed.js", "harness.js", "guard.js"].map((n) => LIB_BASE + n));
-  const STACK_FRAMES = 6; // the deciding frame is the first or second; more only costs time
+  const STACK_FRAMES = 6; // the deciding frame is among the first few (issue 32); more only costs time
   // V8 names a frame after its function's `name` property, which is configurable: every guard
   // function whose name callerOf reads has it locked (a sketch that renamed its bound function
   // made its frames look like the library's; found 2026-12-01, hacks/renamed_bound_function.js)
@@ -62,13 +62,22 @@ function guard() {
   defineProperty(Error, "prepareStackTrace", { value: prepareStackTrace, writable: false, configurable: false });
   defineProperty(Error, "stackTraceLimit", { value: STACK_FRAMES, writable: false, configurable: false });
 
-  /** Who called `fn`: LIBRARY, SKETCH, or NONE (a task the event loop started at `fn`). */
-  function callerOf(fn) {
+  /**
+   * Who called `fn`: LIBRARY, SKETCH, or NONE (a task the event loop started at `fn`).
+   *
+   * Library frames act for whoever called them: below them must come a guard entry (a call the
+   * guard vetted), a task the event loop started, or frames out of sight, never the sketch. So a
+   * library function the sketch steers into calling a closed one (p5.Vector.lerp calling
+   * `target.set`, set to getContext: a deputy) is refused like the sketch's own call (issue 32).
+   * `shallow` takes the first library frame's word, for what only hands data back (SHALLOW).
+   */
+  function callerOf(fn, shallow) {
     const holder = {};
     wanted = holder;
     captureStackTrace(holder, fn);
     const sites = holder.stack;
     wanted = null;
+    let library = false;
     for (let i = 0; i < sites.length; i++) {
       const file = sites[i].getFileName();
       if (!file) {
@@ -83,10 +92,14 @@ function guard() {
         // they stand in for (seventh red-team pass: a wrapped getContext handed to `map` as its
         // callback was called from guard.js, and let through)
         if (apply(setHas, ARRAY_COPIES, [name])) continue;
-        return name === "sketchBound" ? SKETCH : LIBRARY;
+        // `steered`: an open global the sketch handed objects of its own (see openGlobal)
+        return name === "sketchBound" || name === "steered" ? SKETCH : LIBRARY;
       }
-      return apply(setHas, LIBRARY_FILES, [file]) ? LIBRARY : SKETCH;
+      if (!apply(setHas, LIBRARY_FILES, [file])) return SKETCH;
+      if (shallow) return LIBRARY;
+      library = true;
     }
+    if (library) return LIBRARY;
     return sites.length >= STACK_FRAMES ? SKETCH : NONE; // only built-ins in sight: fail closed
   }
 
@@ -100,6 +113,7 @@ function guard() {
   // own flush at the end of setup and of each frame) no sketch code can run: everything the
   // library reads there is out of the sketch's reach or frozen (below), so the stack is not read.
   let trusted = 0;
+  let steering = 0; // open globals running with objects of the sketch's (openGlobal)
   let instance = null; // p5's, from its presetup hook on
   const arrayProto = Array.prototype;
   function inTrusted(fn, self, args) {
@@ -119,10 +133,14 @@ function guard() {
   }
   const wrappers = new WeakSet();
   /** A wrapper that runs `fn` for the libraries and blocks and records it for the sketch. */
+  // What paints nothing and only hands data to p5's own code: a colour's colour.js object, which p5's
+  // colour methods read when the sketch calls them (c.setAlpha). These keep the first frame's word.
+  const SHALLOW = new Set(["colour internals"]);
   function guarded(fn, kind, name, taskEntry, always) {
+    const shallow = apply(setHas, SHALLOW, [name]);
     const wrapper = function () {
       if (trusted > 0 && !always) return new.target ? construct(fn, arguments, new.target) : apply(fn, this, arguments);
-      const who = callerOf(wrapper);
+      const who = steering > 0 && !shallow ? SKETCH : callerOf(wrapper, shallow);
       if (who === LIBRARY || (who === NONE && (taskEntry === true || (taskEntry === EVENT && realEvent(arguments[0]))))) {
         return new.target ? construct(fn, arguments, new.target) : apply(fn, this, arguments);
       }
@@ -330,7 +348,7 @@ function guard() {
   for (const C of [HTMLCanvasElement, OffscreenCanvas]) {
     const nativeGetContext = C.prototype.getContext;
     const getContext = function getContext(type) {
-      if (callerOf(getContext) !== LIBRARY) return record("direct_context", "getContext"), null;
+      if (steering > 0 || callerOf(getContext) !== LIBRARY) return record("direct_context", "getContext"), null;
       const context = apply(nativeGetContext, this, arguments);
       if (context && type === "2d" && !getDescriptor(this, "drawingContext")) hideContext(this);
       if (context && creatingCanvas > 0 && C === HTMLCanvasElement && String(type).slice(0, 5) === "webgl") {
@@ -415,12 +433,44 @@ function guard() {
     "colorMode fill stroke strokeWeight strokeCap strokeJoin ellipseMode rectMode angleMode frameRate noiseDetail " +
     "randomSeed noiseSeed translate rotate rotateZ scale shearX shearY"
   ).split(" "));
+  function globalGetter(get) {
+    return function () { return apply(get, this, []); };
+  }
+  function globalSetter(set) {
+    return function (value) { apply(set, this, [value]); };
+  }
+  // An open global given only numbers, strings and arrays of them is a call the guard vetted. Given
+  // objects (a colour, a vector, anything of the sketch's) it runs under `steered`, a frame that
+  // counts as the sketch's: p5 code reached from it may read a colour's internals, nothing closed
+  // (a canvas handed to `str` with its `toString` set to getContext: a deputy, issue 32).
+  // (and while it runs, `steering` says so at any depth: p5's colour parsing under `red(x)` runs
+  // deeper than the six frames callerOf reads). A vetted call inside it starts afresh.
+  const steered = lockName(function steered(fn, args) {
+    steering++;
+    try { return apply(fn, undefined, args); } finally { steering--; }
+  });
+  function onlyPlainData(args, depth) {
+    for (let i = 0; i < args.length; i++) {
+      const value = args[i];
+      if (isPrimitive(value)) continue;
+      if (depth > 2 || !isArray(value) || getPrototypeOf(value) !== arrayProto || !onlyPlainData(value, depth + 1)) return false;
+    }
+    return true;
+  }
   function openGlobal(bound, name) {
     const keeps = KEEPS_ARGUMENTS.has(name);
     return function () {
       let args = arguments;
       if (keeps && (args = plainArguments(arguments)) === null) return record("p5_not_allowed", name + " given an object");
-      const out = new.target ? undefined : apply(bound, undefined, args);
+      if (new.target) return undefined;
+      if (!keeps && !onlyPlainData(args, 0)) {
+        const out = steered(bound, args);
+        return theSketchs(out) ? out : undefined;
+      }
+      const saved = steering;
+      steering = 0;
+      let out;
+      try { out = apply(bound, undefined, args); } finally { steering = saved; }
       return theSketchs(out) ? out : undefined;
     };
   }
@@ -435,6 +485,11 @@ function guard() {
         } else if (typeof d.value === "function") {
           const value = SKETCH_OK.has(name) ? openGlobal(d.value, name) : closedGlobal(kindOf(name), name);
           defineProperty(window, name, { value: value, writable: true, enumerable: true, configurable: true });
+        } else if (d.get || d.set) {
+          // p5's global state (width, frameCount, mouseX): a guard entry in front of p5's accessor,
+          // so the library frames under it are a vetted call (callerOf), as they were before
+          defineProperty(window, name, { get: d.get && globalGetter(d.get), set: d.set && globalSetter(d.set),
+                                         enumerable: d.enumerable, configurable: true });
         }
       }
       // p5 has set up its colours (its own presetup decorates Color.prototype): now everything a

@@ -16,14 +16,14 @@
 
   function picture(canvas) {
     if (guard && !guardFailure) {
-      try { return guard.picture(); } catch (e) { errors.push("toDataURL: " + e); return { png: null, width: 0, height: 0 }; }
+      try { return guard.picture(); } catch (e) { addError("toDataURL: " + describe(e, "")); return { png: null, width: 0, height: 0 }; }
     }
     const el = canvas || document.querySelector("canvas");
     if (!el) return { png: null, width: 0, height: 0 };
     try {
       return { png: el.toDataURL("image/png"), width: el.width, height: el.height };
     } catch (e) {
-      errors.push("toDataURL: " + e);
+      addError("toDataURL: " + describe(e, ""));
       return { png: null, width: el.width, height: el.height };
     }
   }
@@ -32,24 +32,43 @@
     if (finished) return;
     finished = true;
     const shot = picture(canvas);
-    post({ nonce: nonce, reason: reason, errors: errors.slice(0, 20), png: shot.png, width: shot.width,
+    post({ nonce: nonce, reason: reason, errors: errors.slice(0, MAX_ERRORS), png: shot.png, width: shot.width,
            height: shot.height, violations: guard && !guardFailure ? guard.violations() : [],
            guard: guard ? guardFailure || "on" : "off" }, "*");
   }
 
+  // What a sketch throws is its own text: cut to MAX_ERROR_CHARS and made valid Unicode (a lone
+  // half of an emoji cannot be encoded) before it leaves the frame; the server does it again
+  // (picture.py). Reading the error runs the sketch's getters, so a throw there is described too.
+  const MAX_ERRORS = 20, MAX_ERROR_CHARS = 2000;
+  const toWellFormed = String.prototype.toWellFormed, slice = String.prototype.slice, asString = String;
+  function bounded(text) {
+    const cut = Reflect.apply(slice, asString(text), [0, MAX_ERROR_CHARS]);
+    return Reflect.apply(toWellFormed, cut, []);
+  }
   function describe(err, fallback) {
-    if (err && err.name && err.message) return err.name + ": " + err.message;
-    return String(err === undefined ? fallback : err).slice(0, 500);
+    try {
+      if (err && err.name && err.message) return bounded(bounded(err.name) + ": " + bounded(err.message));
+      return bounded(err === undefined ? fallback : err);
+    } catch (e) {
+      return "an error that could not be described";
+    }
+  }
+  function addError(text) {
+    if (errors.length < MAX_ERRORS) errors.push(text);
   }
 
-  // No storage: one sketch must not leave state for the next render in the same page.
-  // Configurable, so a sketch's own `let caches` or `let history` stays legal; the renderer wipes
-  // the origin's storage and the tab's history after each render whatever the sketch reaches.
-  const refuse = { get: function () { throw new Error("storage is disabled in the sketch sandbox"); },
-                   configurable: true };
-  ["localStorage", "sessionStorage", "indexedDB", "caches", "cookieStore"].forEach(function (name) {
+  // No storage: one sketch must not leave state for the next render in the same page. The
+  // refusals cannot be reconfigured, except `caches` and `history` (below), names a sketch may
+  // declare itself (`let caches`: a non-configurable global would make that a SyntaxError); the
+  // browser's own getters are gone once replaced, so reconfiguring those two reaches nothing, and
+  // the renderer wipes the origin's storage and the tab's history after each render anyway.
+  const refusal = function () { throw new Error("storage is disabled in the sketch sandbox"); };
+  const refuse = { get: refusal, configurable: false };
+  ["localStorage", "sessionStorage", "indexedDB", "cookieStore"].forEach(function (name) {
     try { Object.defineProperty(window, name, refuse); } catch (e) { /* absent here */ }
   });
+  try { Object.defineProperty(window, "caches", { get: refusal, configurable: true }); } catch (e) { /* absent */ }
   try { Object.defineProperty(document, "cookie", refuse); } catch (e) { /* absent here */ }
   // The origin private file system, and what else keeps files or opens a connection of its own
   // (WebRTC's peer connections reach UDP and TCP past the policy; the renderer also wipes the
@@ -86,12 +105,16 @@
     nonce = value;
     delete window.__watercolourArm;
   };
+  // Cancelled, so the browser does not also report the error to the console and to DevTools
+  // (Playwright), which copied a 150 MB message whole and held the worker past the deadline.
   window.addEventListener("error", function (ev) {
-    errors.push(describe(ev.error, ev.message));
+    ev.preventDefault();
+    addError(describe(ev.error, "an error"));
     setTimeout(function () { report("error"); }, 0);
   });
   window.addEventListener("unhandledrejection", function (ev) {
-    errors.push(describe(ev.reason, "unhandled rejection"));
+    ev.preventDefault();
+    addError(describe(ev.reason, "unhandled rejection"));
     setTimeout(function () { report("error"); }, 0);
   });
 
