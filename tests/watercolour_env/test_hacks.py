@@ -42,3 +42,18 @@ def test_each_hack_gets_its_violation_through_the_server(server_url, name, expec
     assert obs.status is EpisodeStatus.REJECTED, (obs.violations, obs.detail)
     assert result.reward == 0.0
     assert expected["server"] in [v.value for v in obs.violations], (obs.violations, obs.detail)
+
+
+def test_a_reply_that_made_the_fence_pattern_backtrack_gets_its_verdict_through_the_server(server_url):
+    # one fence and a letter repeated to the reply limit: 11 s of extraction under the old pattern
+    result = episode(server_url, "```" + "a" * (262_144 - 3))
+    assert result.observation.status is EpisodeStatus.REJECTED and result.reward == 0.0
+    assert [v.value for v in result.observation.violations] == ["no_sketch"]
+
+
+def test_error_text_comes_back_cut_and_encodable_through_the_server(server_url):
+    obs = episode(server_url, (HACKS / "redteam8_huge_error.js").read_text()).observation
+    assert [len(e) for e in obs.js_errors] == [2000]  # "Error: " and 1,993 of 30,000,000 x's
+    assert obs.js_errors[0] == "Error: " + "x" * 1993
+    obs = episode(server_url, (HACKS / "redteam8_lone_surrogate_error.js").read_text()).observation
+    assert obs.js_errors == ["Error: petal \ufffd done"]
