@@ -95,7 +95,7 @@ def extraction_cost(reps: int) -> None:
             o, n = statistics.median(old), statistics.median(scan)
             print(
                 f"{kind:<16} {label:>8} {o:10.1f} [{len(old)}] {n:12.3f} ({min(scan):.3f}-{max(scan):.3f})"
-                f" {statistics.median(whole):10.1f} ({min(whole):.1f}-{max(whole):.1f}) {o / max(n, 1e-6):8.0f}x"
+                f" {statistics.median(whole):10.1f} ({min(whole):.1f}-{max(whole):.1f}) {o / max(n, 1e-6):9.3g}x"
             )
 
 
