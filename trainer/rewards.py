@@ -23,7 +23,7 @@ from typing import Any
 from watercolour_env import WatercolourAction, WatercolourEnv, WatercolourObservation
 from watercolour_env.client import DEFAULT_EPISODE_TIMEOUT_S, EPISODE_TIMEOUT_MARGIN_S, connection_problem
 from watercolour_env.errors import ConfigError
-from watercolour_env.sketch import extract_sketch
+from watercolour_env.sketch import code_text, extract_sketch
 from watercolour_trainer.replicas import Replica, Replicas
 from watercolour_trainer.rollouts import Rollout, RolloutLog
 
@@ -68,8 +68,9 @@ class EnvironmentReward:
             (`/health`'s `limits`, read by `check_configuration`) plus `EPISODE_TIMEOUT_MARGIN_S`,
             or `DEFAULT_EPISODE_TIMEOUT_S` before that is read.
         max_parallel: episodes in flight at once, over all replicas.
-        count_tokens: the policy tokenizer's count for a sketch, sent to the environment's length
-            term; the environment approximates from characters when None.
+        count_tokens: the policy tokenizer's count for a text, applied to the sketch's code
+            (`code_text`) and sent to the environment's length term; the environment
+            approximates from characters when None.
         weights: reward weights sent at every reset (validated by the server); the
             deployment's when None.
         max_unscored_share: share of a step's rollouts in [0, 1] that may go unscored (reward
@@ -284,7 +285,8 @@ class EnvironmentReward:
                         return None, f"refused: {refused}", False
                     raise
                 sketch = extract_sketch(reply)
-                tokens = self.count_tokens(sketch) if self.count_tokens and sketch is not None else None
+                # the code alone: comments and blank space earn no length (issue 33)
+                tokens = self.count_tokens(code_text(sketch)) if self.count_tokens and sketch is not None else None
                 result = await env.step(WatercolourAction(reply=reply, sketch_tokens=tokens))
                 return result.observation, "", False
         except Exception as err:  # noqa: BLE001 (any failure to finish an episode is the infrastructure's)

@@ -17,7 +17,10 @@ class WatercolourAction(Action):
 
     reply: str = Field(..., description="The model's completion text, fenced or bare JavaScript.")
     sketch_tokens: int | None = Field(
-        default=None, ge=0, description="Tokens of the extracted sketch under the policy's tokenizer, if known."
+        default=None,
+        ge=0,
+        description="Tokens of the extracted sketch's code (`sketch.code_text`: no comments) under the policy's "
+        "tokenizer, if known.",
     )
 
 

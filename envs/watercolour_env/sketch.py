@@ -70,8 +70,9 @@ class SketchInventory:
         fills: call sites of `brush.fill`.
         shapes: call sites of p5.brush painting methods.
         lines: non-empty source lines.
-        approx_tokens: characters / 4, the usual ratio for code under BPE tokenizers; the
-            trainer passes exact counts from the policy's tokenizer when it has them.
+        approx_tokens: characters of the code (`code_text`: no comments, whitespace runs as one
+            space) / 4, the usual ratio for code under BPE tokenizers; the trainer passes exact
+            counts of the same text from the policy's tokenizer when it has them.
     """
 
     brush_calls: dict[str, int] = field(default_factory=dict)
@@ -159,7 +160,8 @@ def defines_setup(source: str) -> bool:
 
 def inspect_sketch(source: str) -> SketchInventory:
     """Parses a sketch and takes stock of its calls, names, canvas and first syntax error."""
-    tree = _parser().parse(source.encode("utf-8"))
+    data = source.encode("utf-8")
+    tree = _parser().parse(data)
     facts = _Facts()
     # parents travel with their children: tree-sitter's `Node.parent` walks down from the root,
     # which made deep trees quadratic (docs/LOG.md, issue 32)
@@ -185,8 +187,41 @@ def inspect_sketch(source: str) -> SketchInventory:
         fills=calls.get("fill", 0),
         shapes=sum(n for name, n in calls.items() if name in BRUSH_PAINT_METHODS),
         lines=sum(1 for line in source.splitlines() if line.strip()),
-        approx_tokens=len(source) // 4,
+        approx_tokens=len(_without_comments(data, facts.comments)) // 4,
     )
+
+
+def code_text(source: str) -> str:
+    """The sketch as the length term counts it: comments dropped, each run of whitespace one space.
+
+    Padding a sketch with comments or blank lines earns nothing (issue 33): the length term counts
+    this text, in the policy's tokens where the trainer sends them, else its characters / 4.
+
+    Args:
+        source: JavaScript source; text that is not valid UTF-8 is read with replacement.
+
+    Returns:
+        The code, e.g. "function setup() { brush.circle(1, 2, 3); }" for the same with a comment.
+    """
+    data = source.encode("utf-8", errors="replace")
+    stack, comments = [_parser().parse(data).root_node], []
+    while stack:
+        node = stack.pop()
+        if node.type == "comment":
+            comments.append((node.start_byte, node.end_byte))
+        else:
+            stack.extend(node.children)
+    return _without_comments(data, comments)
+
+
+def _without_comments(data: bytes, comments: list[tuple[int, int]]) -> str:
+    """`data` with the byte ranges `comments` cut out and whitespace runs made one space, stripped."""
+    kept, at = [], 0
+    for start, end in sorted(comments):
+        kept.append(data[at:start])
+        at = max(at, end)
+    kept.append(data[at:])
+    return " ".join(b" ".join(kept).decode("utf-8", errors="replace").split())
 
 
 def _parser() -> Parser:
@@ -221,13 +256,16 @@ class _Facts:
         self.has_setup = False
         self.canvas: tuple[int | None, int | None, str | None] | None = None
         self.syntax_error: str | None = None
+        self.comments: list[tuple[int, int]] = []  # byte ranges
 
     def visit(self, node: Node, parent: Node | None) -> None:
         if (node.is_error or node.is_missing) and self.syntax_error is None:
             row, column = node.start_point
             self.syntax_error = f"line {row + 1}, column {column + 1}"
         kind = node.type
-        if kind == "call_expression":
+        if kind == "comment":
+            self.comments.append((node.start_byte, node.end_byte))
+        elif kind == "call_expression":
             self._call(node)
         elif kind == "new_expression":
             constructor = node.child_by_field_name("constructor")

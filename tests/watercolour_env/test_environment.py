@@ -97,3 +97,15 @@ def test_an_observation_the_server_cannot_encode_is_the_sketchs_failure_never_no
     assert obs.reward == 0.0 and obs.status is EpisodeStatus.REJECTED
     assert [v.value for v in obs.violations] == ["unencodable_observation"]
     obs.model_dump_json()
+
+
+@pytest.mark.browser
+def test_comments_padding_a_sketch_change_its_reward_by_nothing():
+    with Renderer(workers=1) as renderer:
+        env = WatercolourEnvironment(renderer, Rubric(RubricWeights(), starter_terms()))
+        sketch = example("hibiscus.js")
+        rewards = []
+        for reply in (sketch, sketch + "\n// " + "a comment that pays nothing " * 450 + "\n" * 300):
+            env.reset(seed=7)
+            rewards.append(env.step(WatercolourAction(reply=reply)).reward)
+    assert rewards[0] is not None and rewards[0] == rewards[1]

@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from watercolour_env.sketch import extract_sketch, fenced_blocks, inspect_sketch
+from watercolour_env.sketch import code_text, extract_sketch, fenced_blocks, inspect_sketch
 
 SKETCH = "function setup() {\n  createCanvas(600, 600, WEBGL);\n}\nfunction draw() {\n  brush.circle(300, 300, 50);\n}"
 
@@ -48,7 +48,17 @@ def test_inventory_counts_fills_shapes_lines_and_tokens():
     inventory = inspect_sketch(source)
     assert inventory.has_setup
     assert (inventory.fills, inventory.shapes, inventory.lines) == (1, 1, 5)
-    assert inventory.approx_tokens == len(source) // 4
+    # the code with each line break and indent as one space: 89 characters, / 4
+    assert inventory.approx_tokens == 22
+
+
+def test_comments_and_blank_space_are_not_code():
+    source = "// a flower\nfunction setup() {   /* set up */\n\n  brush.circle(1, 2, 3); // petal\n}\n"
+    assert code_text(source) == "function setup() { brush.circle(1, 2, 3); }"
+    # a comment marker inside a string is the string's
+    assert code_text('const s = "a // b";  /* c */') == 'const s = "a // b";'
+    padded = source + "// " + "padding " * 1500 + "\n" + "\n" * 400
+    assert inspect_sketch(padded).approx_tokens == inspect_sketch(source).approx_tokens == 43 // 4
 
 
 def test_a_cut_off_sketch_reports_the_position_of_its_first_syntax_error():

@@ -32,6 +32,17 @@ def test_a_group_is_scored_through_the_server_and_every_rollout_is_kept(server_u
     assert (tmp_path / "gallery.html").is_file() and (tmp_path / "curve.csv").is_file()
 
 
+@pytest.mark.server
+@pytest.mark.browser
+def test_comments_padding_a_completion_change_its_reward_by_nothing(server_url):
+    # the trainer counts the sketch's code in the policy's tokens (here: characters), comments left out
+    reward = EnvironmentReward(server_url, num_generations=2, count_tokens=len)
+    sketch = example("hibiscus.js")
+    padded = "// a watercolour of a hibiscus, " + "petal " * 2000 + "\n" + sketch.replace("\n", "\n\n// more\n")
+    rewards = asyncio.run(reward(prompts=["p"] * 2, completions=[sketch, padded], seed=[7, 7]))
+    assert rewards[0] is not None and rewards[0] == rewards[1]
+
+
 def test_a_server_that_does_not_answer_gives_none_not_zero(tmp_path):
     reward = EnvironmentReward(
         f"http://127.0.0.1:{free_port()}", num_generations=2, log=RolloutLog(tmp_path), timeout_s=5
