@@ -41,6 +41,7 @@ ADVERSARIAL = {
     "(fence letter)*": lambda n: "```a" * (n // 4),
     "tildes only": lambda n: "~" * n,
     "(fence newline)*": lambda n: "```\n" * (n // 4),
+    "member chain": lambda n: "```js\nfunction setup() {}\nx" + ".a()" * ((n - 30) // 4) + ";\n```",
 }
 SIZES = {"16 k": 16_384, "64 k": 65_536, "256 KiB": 262_144}
 _PATTERNS = [re.compile(p) for p in (r"\bfunction\s+setup\s*\(", r"brush\.\w+\s*\(", r"\b(ellipse|rect|point|line)\(")]

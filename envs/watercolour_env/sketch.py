@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import tree_sitter_javascript
@@ -162,7 +163,7 @@ def inspect_sketch(source: str) -> SketchInventory:
     """Parses a sketch and takes stock of its calls, names, canvas and first syntax error."""
     data = source.encode("utf-8")
     tree = _parser().parse(data)
-    facts = _Facts()
+    facts = _Facts(data)
     # parents travel with their children: tree-sitter's `Node.parent` walks down from the root,
     # which made deep trees quadratic (docs/LOG.md, issue 32)
     stack: list[tuple[Node, Node | None]] = [(tree.root_node, None)]
@@ -236,6 +237,9 @@ def _text(node: Node | None) -> str:
     return node.text.decode("utf-8", errors="replace") if node is not None and node.text is not None else ""
 
 
+HEAD_BYTES = 200
+"""The most of a node's text the walk reads where the node may be large (a URL literal's start, an
+expression's name): enough for every check, and no node read whole more than once."""
 _URL = re.compile(r"^\s*(?:https?:|wss?:|data:|blob:|//[\w.-])", re.IGNORECASE)
 _FUNCTION_VALUES = frozenset({"function_expression", "function", "arrow_function", "generator_function"})
 
@@ -243,7 +247,8 @@ _FUNCTION_VALUES = frozenset({"function_expression", "function", "arrow_function
 class _Facts:
     """Accumulates what one walk over the syntax tree finds."""
 
-    def __init__(self) -> None:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
         self.brush_calls: Counter[str] = Counter()
         self.global_calls: Counter[str] = Counter()
         self.member_calls: Counter[str] = Counter()
@@ -258,6 +263,16 @@ class _Facts:
         self.syntax_error: str | None = None
         self.comments: list[tuple[int, int]] = []  # byte ranges
 
+    def head(self, node: Node | None, limit: int = HEAD_BYTES) -> str:
+        """The first `limit` bytes of a node's text.
+
+        Nested nodes read whole would copy their text again and again (`x.a().a()...` made the
+        walk quadratic; docs/LOG.md, issue 32).
+        """
+        if node is None:
+            return ""
+        return self.data[node.start_byte : min(node.end_byte, node.start_byte + limit)].decode("utf-8", "replace")
+
     def visit(self, node: Node, parent: Node | None) -> None:
         if (node.is_error or node.is_missing) and self.syntax_error is None:
             row, column = node.start_point
@@ -269,7 +284,7 @@ class _Facts:
             self._call(node)
         elif kind == "new_expression":
             constructor = node.child_by_field_name("constructor")
-            self.constructed.add(self._global_name(constructor) or _text(constructor))
+            self.constructed.add(self._global_name(constructor) or self.head(constructor))
         elif kind in ("identifier", "shorthand_property_identifier_pattern", "shorthand_property_identifier"):
             self.references.add(_text(node))
             if _declares(node, parent):
@@ -283,7 +298,8 @@ class _Facts:
             if name:
                 self.references.add(name)
         elif kind in ("string", "template_string"):
-            literal = _text(node)[1:-1]
+            text = self.head(node)
+            literal = text[1:-1] if node.end_byte - node.start_byte <= HEAD_BYTES else text[1:]
             if _URL.match(literal):
                 self.urls.append(literal[:80])
         elif kind in ("function_declaration", "generator_function_declaration"):
@@ -294,7 +310,7 @@ class _Facts:
                 self.has_setup |= value.type in _FUNCTION_VALUES
         elif kind == "assignment_expression":
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-            if (_text(left) == "setup" or self._global_name(left) == "setup") and right is not None:
+            if (self.head(left) == "setup" or self._global_name(left) == "setup") and right is not None:
                 self.has_setup |= right.type in _FUNCTION_VALUES
 
     def _call(self, node: Node) -> None:
@@ -307,7 +323,7 @@ class _Facts:
             name = _text(function)
             self.global_calls[name] += 1
             if name == "createCanvas":
-                self.canvas = _canvas_arguments(node.child_by_field_name("arguments"))
+                self.canvas = _canvas_arguments(node.child_by_field_name("arguments"), self.head)
         elif function.type == "member_expression":
             obj, prop = function.child_by_field_name("object"), _text(function.child_by_field_name("property"))
             if obj is not None and obj.type == "identifier" and _text(obj) == "brush":
@@ -315,7 +331,7 @@ class _Facts:
             elif obj is not None and obj.type in ("identifier", "this") and _text(obj) in GLOBAL_OBJECTS:
                 self.global_calls[prop] += 1
             else:
-                self.member_calls[f"{_text(obj)}.{prop}"] += 1
+                self.member_calls[f"{self.head(obj)}.{prop}"] += 1
 
     @staticmethod
     def _global_name(node: Node | None) -> str | None:
@@ -352,7 +368,9 @@ def _declares(node: Node, parent: Node | None) -> bool:
     return parent.type in _DECLARING_PARENTS
 
 
-def _canvas_arguments(arguments: Node | None) -> tuple[int | None, int | None, str | None]:
+def _canvas_arguments(
+    arguments: Node | None, head: Callable[[Node | None], str]
+) -> tuple[int | None, int | None, str | None]:
     """(width, height, renderer) of a createCanvas call; None where not a literal."""
     values = [child for child in (arguments.named_children if arguments else []) if child.type != "comment"]
 
@@ -367,5 +385,5 @@ def _canvas_arguments(arguments: Node | None) -> tuple[int | None, int | None, s
     renderer = None
     if len(values) > 2:
         node = values[2]
-        renderer = _text(node.child_by_field_name("property")) if node.type == "member_expression" else _text(node)
+        renderer = head(node.child_by_field_name("property")) if node.type == "member_expression" else head(node)
     return number(0), number(1), renderer

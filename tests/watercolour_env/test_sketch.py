@@ -108,3 +108,11 @@ def test_fenced_blocks_find_what_the_old_pattern_found_on_random_replies():
 def test_replies_that_made_the_fence_pattern_backtrack_are_read_to_a_verdict(reply):
     # the first took 11 s under the old pattern (docs/LOG.md, issue 32); the bench times them now
     assert extract_sketch(reply) is None
+
+
+def test_a_long_member_chain_is_read_once_not_once_a_link():
+    # x.a().a()...: each call's object is the whole chain before it; its name is read to 200 bytes
+    inventory = inspect_sketch("function setup() {}\nx" + ".a()" * 16_000 + ";")
+    assert inventory.member_calls["x.a"] == 1
+    assert sum(inventory.member_calls.values()) == 16_000
+    assert max(len(key) for key in inventory.member_calls) == 200 + len(".a")
