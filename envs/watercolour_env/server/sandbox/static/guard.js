@@ -93,7 +93,7 @@ function guard() {
         // callback was called from guard.js, and let through)
         if (apply(setHas, ARRAY_COPIES, [name])) continue;
         // `steered`: an open global the sketch handed objects of its own (see openGlobal)
-        return name === "sketchBound" || name === "steered" ? SKETCH : LIBRARY;
+        return name === "sketchBound" || name === "steered" || name === "sketchTask" ? SKETCH : LIBRARY;
       }
       if (!apply(setHas, LIBRARY_FILES, [file])) return SKETCH;
       if (shallow) return LIBRARY;
@@ -133,11 +133,13 @@ function guard() {
   }
   const wrappers = new WeakSet();
   /** A wrapper that runs `fn` for the libraries and blocks and records it for the sketch. */
-  // What paints nothing and only hands data to p5's own code: a colour's colour.js object, which p5's
-  // colour methods read when the sketch calls them (c.setAlpha). These keep the first frame's word.
+  // What paints nothing and only hands data to p5's own code keeps the first frame's word: a
+  // colour's colour.js object, which p5's colour methods read when the sketch calls them
+  // (c.setAlpha), and p5's own helpers, which p5 calls on its instance, never on an object the
+  // sketch could hand it (`random(palette)` calls `_lcg`).
   const SHALLOW = new Set(["colour internals"]);
-  function guarded(fn, kind, name, taskEntry, always) {
-    const shallow = apply(setHas, SHALLOW, [name]);
+  function guarded(fn, kind, name, taskEntry, always, internal) {
+    const shallow = internal === true || apply(setHas, SHALLOW, [name]);
     const wrapper = function () {
       if (trusted > 0 && !always) return new.target ? construct(fn, arguments, new.target) : apply(fn, this, arguments);
       const who = steering > 0 && !shallow ? SKETCH : callerOf(wrapper, shallow);
@@ -150,17 +152,19 @@ function guard() {
     if (fn.prototype) wrapper.prototype = fn.prototype;
     defineProperty(wrapper, "name", { value: fn.name });
     apply(weakAdd, wrappers, [wrapper]);
-    return wrapper;
+    // frozen: a property of the sketch's on a wrapper (`getContext.lerp = Function.prototype.call`)
+    // made it a target that p5 calls methods of (the ninth red-team pass)
+    return freeze(wrapper);
   }
 
-  function wrapProperty(owner, key, kind, label, taskEntry) {
+  function wrapProperty(owner, key, kind, label, taskEntry, internal) {
     const d = getDescriptor(owner, key);
     if (!d || !d.configurable) return;
     if (typeof d.value === "function") {
-      d.value = guarded(d.value, kind, label, taskEntry);
+      d.value = guarded(d.value, kind, label, taskEntry, false, internal);
     } else if (d.get || d.set) {
-      if (d.get) d.get = guarded(d.get, kind, label, false);
-      if (d.set) d.set = guarded(d.set, kind, label, false);
+      if (d.get) d.get = guarded(d.get, kind, label, false, false, internal);
+      if (d.set) d.set = guarded(d.set, kind, label, false, false, internal);
     } else {
       return;
     }
@@ -221,7 +225,7 @@ function guard() {
   const proto = p5.prototype;
   for (const name of ownNames(proto)) {
     if (name === "constructor" || SKETCH_OK.has(name)) continue;
-    wrapProperty(proto, name, kindOf(name), name, taskEntry(name));
+    wrapProperty(proto, name, kindOf(name), name, taskEntry(name), kindOf(name) === "p5_not_allowed");
   }
 
   // ---- p5's classes: all of them are the libraries' business, except colours and vectors ----
@@ -357,7 +361,7 @@ function guard() {
       }
       return context;
     };
-    defineProperty(C.prototype, "getContext", { value: getContext, writable: false, configurable: false });
+    defineProperty(C.prototype, "getContext", { value: freeze(getContext), writable: false, configurable: false });
   }
   // A frame of the sketch's own is a fresh realm with pristine prototypes; the renderer also
   // notices any such frame from outside the page (render.py), since window[0] reaches it too.
@@ -423,7 +427,7 @@ function guard() {
   const vectorProto = p5.Vector.prototype;
   const theSketchs = (v) => isPrimitive(v) || isArray(v) || getPrototypeOf(v) === colorProto || getPrototypeOf(v) === vectorProto;
   function closedGlobal(kind, name) {
-    return function () { record(kind, name); };
+    return freeze(function () { record(kind, name); });
   }
   // p5 keeps what these are given and reads it later, inside trusted windows (colorMode's maxes
   // are coerced whenever p5 makes a colour from numbers, in background and brush.fill: the third
@@ -513,6 +517,25 @@ function guard() {
   // The sketch cannot reach p5 itself, so no p5 object (instance, renderer, state): the
   // harness, the last library file, empties the page's `p5` (the libraries hold their own).
   const p5Class = p5;
+
+  // ---- a callback the sketch schedules runs as the sketch's ----
+  // `setTimeout(p5.Vector.lerp, 0, v, canvas, "2d", target)` ran library code from the event loop
+  // with arguments of the sketch's choosing and nothing of the sketch's on the stack (the ninth
+  // red-team pass). A callback scheduled by anyone but the libraries runs under `sketchTask`.
+  const sketchTask = lockName(function sketchTask(callback, self, args) { return apply(callback, self, args); });
+  for (const name of ["setTimeout", "setInterval", "requestAnimationFrame", "queueMicrotask", "requestIdleCallback"]) {
+    const native = window[name];
+    if (typeof native !== "function") continue;
+    const scheduler = function () {
+      const callback = arguments[0];
+      if (typeof callback !== "function" || callerOf(scheduler) === LIBRARY) return apply(native, window, arguments);
+      const args = [function () { return sketchTask(callback, this, arguments); }];
+      for (let i = 1; i < arguments.length; i++) args[i] = arguments[i];
+      return apply(native, window, args);
+    };
+    defineProperty(scheduler, "name", { value: name });
+    defineProperty(window, name, { value: freeze(scheduler), writable: true, enumerable: true, configurable: true });
+  }
 
   // ---- what the libraries read cannot be changed under them ----
   // The page's own globals: names do not move (no getter of the sketch's where the library reads
@@ -726,6 +749,10 @@ function guard() {
   const nativeToDataURL = HTMLCanvasElement.prototype.toDataURL;
   const canvasWidth = getDescriptor(HTMLCanvasElement.prototype, "width").get;
   const canvasHeight = getDescriptor(HTMLCanvasElement.prototype, "height").get;
+  // The sketch holds p5.Vector from its top level on, before presetup freezes the rest: a method
+  // of its own on the prototype ran inside brush calls (the ninth red-team pass). Frozen now.
+  deepFreeze([vectorProto, vectorProto.constructor], 1);
+
   window.__watercolourGuard = freeze({
     violations: () => found.slice(),
     sketchP5: freeze({ Vector: vectorProto.constructor }),
