@@ -30,6 +30,7 @@ function guard() {
   const ownNames = Object.getOwnPropertyNames;
   const freeze = Object.freeze;
   const captureStackTrace = Error.captureStackTrace;
+  const hasOwn = Object.hasOwn;
   const weakHas = WeakSet.prototype.has;
   const weakAdd = WeakSet.prototype.add;
   const setHas = Set.prototype.has;
@@ -91,7 +92,7 @@ function guard() {
         // the guard's own slice, map and filter act for whoever called them, like the built-ins
         // they stand in for (seventh red-team pass: a wrapped getContext handed to `map` as its
         // callback was called from guard.js, and let through)
-        if (apply(setHas, ARRAY_COPIES, [name])) continue;
+        if (apply(setHas, ARRAY_COPIES, [name]) || name === "passThrough") continue;
         // `steered`: an open global the sketch handed objects of its own (see openGlobal)
         return name === "sketchBound" || name === "steered" || name === "sketchTask" ? SKETCH : LIBRARY;
       }
@@ -150,7 +151,9 @@ function guard() {
       return undefined;
     };
     if (fn.prototype) wrapper.prototype = fn.prototype;
-    defineProperty(wrapper, "name", { value: fn.name });
+    // a shallow wrapper vouches for nothing below it: its frame is passed over, so colour.js run
+    // inside p5's `_color` getter is judged by who called p5 (tenth red-team pass)
+    defineProperty(wrapper, "name", { value: shallow ? "passThrough" : fn.name });
     apply(weakAdd, wrappers, [wrapper]);
     // frozen: a property of the sketch's on a wrapper (`getContext.lerp = Function.prototype.call`)
     // made it a target that p5 calls methods of (the ninth red-team pass)
@@ -270,30 +273,60 @@ function guard() {
     set: guarded(function (v) { apply(storeSet, colourStore, [this, v]); }, "p5_not_allowed", "colour internals", false),
   });
   wrapProperty(colorProto, "_color", "p5_not_allowed", "colour internals", false);
+  // A colour the sketch builds itself from an object (`new c.constructor({space, coords})`) hands
+  // colour.js that object: p5 never builds colours through `.constructor`, so it is closed
+  const ColourClass = colorProto.constructor;
+  defineProperty(colorProto, "constructor", {
+    value: guarded(ColourClass, "p5_not_allowed", "new p5.Color", false), writable: false, configurable: false,
+  });
+  // p5 only ever sets `_cachedColor` through the accessor above; an own one is the sketch's, and
+  // p5's `_color` would hand it to colour.js (tenth red-team pass)
+  const colourGetter = getDescriptor(colorProto, "_color").get;
+  defineProperty(colorProto, "_color", {
+    configurable: true,
+    get: freeze(function passThrough() {
+      if (apply(hasOwn, null, [this, "_cachedColor"])) return record("tampering", "colour internals"), undefined;
+      return apply(colourGetter, this, []);
+    }),
+  });
+  const REFUSED = {};
   function plainArguments(args) {
     const out = [];
     for (let i = 0; i < args.length; i++) {
-      const value = args[i];
-      if (isPrimitive(value)) {
-        out[i] = value;
-      } else if (isArray(value)) {
-        const copy = [];
-        for (let j = 0; j < value.length; j++) {
-          if (!isPrimitive(value[j])) return null;
-          copy[j] = value[j];
-        }
-        out[i] = copy;
-      } else if (getPrototypeOf(value) === colorProto && instance) {
-        const rgba = apply(rgbaOf, value, []);
-        const text = "color(srgb " + +rgba[0] + " " + +rgba[1] + " " + +rgba[2] + " / " + +rgba[3] + ")";
-        out[i] = apply(nativeColor, instance, [text]);
-      } else if (getPrototypeOf(value) === vectorProto && instance) {
-        out[i] = apply(nativeCreateVector, instance, [+value.x, +value.y, +value.z]);
-      } else {
-        return null;
-      }
+      const value = plainValue(args[i], 0);
+      if (value === REFUSED) return null;
+      out[i] = value;
     }
     return out;
+  }
+  // A primitive, or a copy made here: arrays (three deep: paletteLerp's [[colour, stop], ...]) of
+  // plain values, a colour p5 makes afresh from its sRGB floats, a vector from its numbers.
+  function plainValue(value, depth) {
+    if (isPrimitive(value)) return value;
+    if (isArray(value)) {
+      if (depth > 2) return REFUSED;
+      const copy = [];
+      for (let j = 0; j < value.length; j++) {
+        const item = plainValue(value[j], depth + 1);
+        if (item === REFUSED) return REFUSED;
+        copy[j] = item;
+      }
+      return copy;
+    }
+    if (getPrototypeOf(value) === colorProto && instance) {
+      // An own `_cachedColor` or `_color` would hand p5's getter, and colour.js, an object of the
+      // sketch's; the read runs p5 code on the sketch's colour, so it is steered (tenth red-team pass)
+      if (apply(hasOwn, null, [value, "_cachedColor"]) || apply(hasOwn, null, [value, "_color"])) return REFUSED;
+      let rgba;
+      steering++;
+      try { rgba = apply(rgbaOf, value, []); } finally { steering--; }
+      const text = "color(srgb " + +rgba[0] + " " + +rgba[1] + " " + +rgba[2] + " / " + +rgba[3] + ")";
+      return apply(nativeColor, instance, [text]);
+    }
+    if (getPrototypeOf(value) === vectorProto && instance) {
+      return apply(nativeCreateVector, instance, [+value.x, +value.y, +value.z]);
+    }
+    return REFUSED;
   }
   const nativeColor = proto.color;
   const nativeCreateVector = proto.createVector;
@@ -403,7 +436,7 @@ function guard() {
     // p5 binds each of its functions to the instance it is building (462 binds): nothing of p5's
     // is in the sketch's hands before p5's presetup, so that is p5 and needs no stack read
     if (instance === null && thisArg instanceof p5Real) return apply(nativeBind, target, arguments);
-    if (callerOf(bind) !== SKETCH) return apply(nativeBind, target, arguments);
+    if (steering === 0 && callerOf(bind) !== SKETCH) return apply(nativeBind, target, arguments);
     const preset = [];
     for (let i = 1; i < arguments.length; i++) preset[preset.length] = arguments[i];
     return lockName(function sketchBound() {
@@ -435,7 +468,10 @@ function guard() {
   // plainArguments lets through; the others use their arguments at once, outside any window.
   const KEEPS_ARGUMENTS = new Set((
     "colorMode fill stroke strokeWeight strokeCap strokeJoin ellipseMode rectMode angleMode frameRate noiseDetail " +
-    "randomSeed noiseSeed translate rotate rotateZ scale shearX shearY"
+    "randomSeed noiseSeed translate rotate rotateZ scale shearX shearY " +
+    // p5 hands a colour's parts to colour.js, which calls methods on what it is given: a space or a
+    // path of the sketch's made it call getContext and WebGL for it (tenth red-team pass)
+    "color lerpColor paletteLerp red green blue alpha hue saturation brightness lightness"
   ).split(" "));
   function globalGetter(get) {
     return function () { return apply(get, this, []); };
@@ -500,7 +536,7 @@ function guard() {
       // colour or a vector leads to is fixed, colour.js's shared spaces and p5.Color's statics
       // (colorMap) included, so no getter of the sketch's runs where the library reads them
       deepFreeze([colorProto, vectorProto, p5Class.Matrix && p5Class.Matrix.prototype,
-        p5Class.Quat && p5Class.Quat.prototype, colorProto.constructor, vectorProto.constructor], 1);
+        p5Class.Quat && p5Class.Quat.prototype, ColourClass, vectorProto.constructor], 1);
     };
   });
   // p5.brush registered its addon last before this file: its postsetup and postdraw hooks, the
