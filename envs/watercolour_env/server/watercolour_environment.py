@@ -26,7 +26,7 @@ from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR, GateResult, check_r
 from watercolour_env.server.prompt import DEFAULT_SUBJECT, SYSTEM_PROMPT, user_prompt
 from watercolour_env.server.reward.rubric import Rubric, RubricWeights
 from watercolour_env.server.sandbox import Renderer
-from watercolour_env.server.sandbox.picture import MAX_ERRORS, clean_text
+from watercolour_env.server.sandbox.picture import clean_text
 from watercolour_env.terms import Violation
 
 log = logging.getLogger(__name__)
@@ -238,7 +238,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             done=True,
             sketch=None if gate.sketch is None else clean_text(gate.sketch, self._max_reply_bytes),
             violations=gate.violations,
-            js_errors=[clean_text(e) for e in render.js_errors[:MAX_ERRORS]] if render else [],
+            js_errors=render.js_errors if render else [],  # cleaned and bounded by picture.read_report
             reward_components=score.components,
             paint_fraction=render.paint_fraction if render and render.png else None,
             render_ms=render.elapsed_ms if render else None,
