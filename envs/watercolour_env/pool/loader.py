@@ -27,7 +27,8 @@ from watercolour_env.terms import TIER_NAMES, Tier
 
 MANIFEST = "pool.jsonl"
 STARTER_POOL = Path(__file__).resolve().parent / "starter"
-"""The pool the project ships (62 hibiscus paintings rated love / okay / nope); the default."""
+"""The pool the project ships (62 hibiscus paintings and 23 formless sketches rated love / okay /
+nope); the default."""
 
 
 @dataclass

@@ -17,7 +17,10 @@ import json
 import random
 from pathlib import Path
 
+from watercolour_env.audit.families import family_sketches
+
 HERE = Path(__file__).parent
+FORMLESS_PER_FAMILY, FORMLESS_SEED = 3, 1
 
 PALETTES = {
     "peach": ["#f7b39a", "#ee7a5c", "#c93a3a", "#7a1026"],
@@ -278,6 +281,11 @@ def main() -> None:
         old.unlink()
     for name, (note, paper, body) in compose(random.Random(2026)).items():
         (folder / f"{name}.js").write_text(sketch(name, note, paper, body), encoding="utf-8")
+    # formless `nope` paintings (stripes, grids, scatters, ...), so the taste model sees what is not
+    # a painting (issue 33); `watercolour audit` sends other draws of the same families (seed 0)
+    title = "starter pool: formless-{name}\n// formless: no subject, rated nope (issue 33)"
+    for name, source in family_sketches(FORMLESS_PER_FAMILY, FORMLESS_SEED, title).items():
+        (folder / f"formless-{name}.js").write_text(source, encoding="utf-8")
     print(f"wrote {len(list(folder.glob('*.js')))} sketches to {folder}")
 
 

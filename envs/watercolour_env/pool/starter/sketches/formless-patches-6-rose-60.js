@@ -1,0 +1,80 @@
+// starter pool: formless-patches-6-rose-60
+// formless: no subject, rated nope (issue 33)
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  angleMode(DEGREES);
+  noLoop();
+}
+
+function draw() {
+  translate(-width / 2, -height / 2);
+  background(250, 246, 238);
+  brush.scaleBrushes(3);
+  brush.noStroke();
+  brush.fill("#b0245c", 140);
+  brush.fillBleed(0.25);
+  brush.fillTexture(0.3, 0.2);
+  brush.beginShape(0.6);
+  brush.vertex(272, 240);
+  brush.vertex(256, 267);
+  brush.vertex(224, 268);
+  brush.vertex(210, 240);
+  brush.vertex(223, 210);
+  brush.vertex(258, 209);
+  brush.endShape(true);
+  brush.fill("#8db580", 140);
+  brush.fillBleed(0.25);
+  brush.fillTexture(0.3, 0.2);
+  brush.beginShape(0.6);
+  brush.vertex(330, 240);
+  brush.vertex(317, 270);
+  brush.vertex(285, 266);
+  brush.vertex(265, 240);
+  brush.vertex(281, 207);
+  brush.vertex(319, 207);
+  brush.endShape(true);
+  brush.fill("#b0245c", 140);
+  brush.fillBleed(0.25);
+  brush.fillTexture(0.3, 0.2);
+  brush.beginShape(0.6);
+  brush.vertex(392, 240);
+  brush.vertex(379, 273);
+  brush.vertex(341, 274);
+  brush.vertex(330, 240);
+  brush.vertex(345, 214);
+  brush.vertex(374, 216);
+  brush.endShape(true);
+  brush.fill("#b0245c", 140);
+  brush.fillBleed(0.25);
+  brush.fillTexture(0.3, 0.2);
+  brush.beginShape(0.6);
+  brush.vertex(276, 300);
+  brush.vertex(259, 333);
+  brush.vertex(223, 329);
+  brush.vertex(206, 300);
+  brush.vertex(221, 266);
+  brush.vertex(254, 275);
+  brush.endShape(true);
+  brush.fill("#8db580", 140);
+  brush.fillBleed(0.25);
+  brush.fillTexture(0.3, 0.2);
+  brush.beginShape(0.6);
+  brush.vertex(339, 300);
+  brush.vertex(316, 328);
+  brush.vertex(286, 325);
+  brush.vertex(263, 300);
+  brush.vertex(281, 267);
+  brush.vertex(316, 272);
+  brush.endShape(true);
+  brush.fill("#e56b9f", 140);
+  brush.fillBleed(0.25);
+  brush.fillTexture(0.3, 0.2);
+  brush.beginShape(0.6);
+  brush.vertex(390, 300);
+  brush.vertex(376, 327);
+  brush.vertex(346, 324);
+  brush.vertex(331, 300);
+  brush.vertex(342, 269);
+  brush.vertex(374, 276);
+  brush.endShape(true);
+}
