@@ -38,6 +38,8 @@ class Violation(str, enum.Enum):
     `brush_argument` (an allowed method given an object other than a colour), `tampering` (the
     sketch reached for the report, the libraries' hooks or a frozen built-in), `invalid_frame` (the
     picture was not a 600x600 RGBA PNG).
+    Found by the server after the render: `copied_reference` (the reply reproduces a painting of
+    the pool, in its source or its picture: server/copies.py).
     Found by the server after scoring: `unencodable_observation` (the verdict held text that
     could not be sent as JSON; the sketch's fault, never None).
     """
@@ -68,6 +70,7 @@ class Violation(str, enum.Enum):
     TAMPERING = "tampering"
     INVALID_FRAME = "invalid_frame"
     UNENCODABLE_OBSERVATION = "unencodable_observation"
+    COPIED_REFERENCE = "copied_reference"
 
 
 class EpisodeStatus(str, enum.Enum):

@@ -109,3 +109,24 @@ def test_comments_padding_a_sketch_change_its_reward_by_nothing():
             env.reset(seed=7)
             rewards.append(env.step(WatercolourAction(reply=reply)).reward)
     assert rewards[0] is not None and rewards[0] == rewards[1]
+
+
+@pytest.mark.browser
+def test_a_pool_sketch_sent_back_fails_the_gate_as_a_copy_unless_the_guard_is_off(renderer):
+    from watercolour_env.pool import STARTER_POOL, Pool
+    from watercolour_env.server.copies import CopyGuard
+
+    pool = Pool.load(str(STARTER_POOL))
+    love = pool.tier(pool.references[0].tier)[0]  # bloom-01, a love painting
+    reply = f"Here is my painting.\n```js\n// my own\n{love.sketch}\n```"
+    guarded = WatercolourEnvironment(renderer, Rubric(RubricWeights(), starter_terms()), copy_guard=CopyGuard(pool))
+    guarded.reset(seed=0)
+    obs = guarded.step(WatercolourAction(reply=reply))
+    assert [v.value for v in obs.violations] == ["copied_reference"]
+    assert obs.status is EpisodeStatus.REJECTED and obs.reward == 0.0
+    assert obs.detail == f"copied_reference: {love.id} (source 1.00)"
+    assert obs.paint_fraction > 0.05  # it was rendered: the picture is there to see
+    unguarded = WatercolourEnvironment(renderer, Rubric(RubricWeights(), starter_terms()))
+    unguarded.reset(seed=0)
+    obs = unguarded.step(WatercolourAction(reply=reply))
+    assert obs.status is EpisodeStatus.SCORED and obs.reward > 0.5

@@ -116,3 +116,19 @@ def test_a_long_member_chain_is_read_once_not_once_a_link():
     assert inventory.member_calls["x.a"] == 1
     assert sum(inventory.member_calls.values()) == 16_000
     assert max(len(key) for key in inventory.member_calls) == 200 + len(".a")
+
+
+def test_code_tokens_make_numbers_strings_and_own_names_alike_and_keep_the_api():
+    from watercolour_env.tokens import code_tokens
+
+    source = 'function petal(x, size) { brush.fill("#ff0000", 120); brush.circle(x, 2.5, size); } // note'
+    assert code_tokens(source) == [
+        "function", "$name", "(", "$name", ",", "$name", ")", "{",
+        "brush", ".", "fill", "(", "$str", ",", "$num", ")", ";",
+        "brush", ".", "circle", "(", "$name", ",", "$num", ",", "$name", ")", ";", "}",
+    ]  # fmt: skip
+    renamed = 'function leaf(y, r) { brush.fill("#00ff00", 90); brush.circle(y, 7, r); }'
+    assert code_tokens(renamed) == code_tokens(source)
+    # a name the sketch does not declare is the API's, kept as written
+    assert code_tokens("cos(t);") == ["cos", "(", "t", ")", ";"]
+    assert code_tokens("let t = 1; cos(t);") == ["let", "$name", "=", "$num", ";", "cos", "(", "$name", ")", ";"]

@@ -1,14 +1,14 @@
 """The audit's shipped probe sketches.
 
-`probes/honest/`: honest paintings written for the audit, in no pool: hibiscus and other subjects.
+`sketches/honest/`: honest paintings written for the audit, in no pool: hibiscus and other subjects.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-PROBES = Path(__file__).resolve().parent / "probes"
-HONEST = PROBES / "honest"
+SKETCHES = Path(__file__).resolve().parent / "sketches"
+HONEST = SKETCHES / "honest"
 
 
 def honest_sketches(subject: str = "hibiscus") -> dict[str, str]:

@@ -18,6 +18,7 @@ from watercolour_env.models import WatercolourAction, WatercolourObservation, Wa
 from watercolour_env.pool import Pool
 from watercolour_env.server import health
 from watercolour_env.server.auth import OPEN_PATHS, TokenMiddleware
+from watercolour_env.server.copies import CopyGuard
 from watercolour_env.server.frames import FrameGuard
 from watercolour_env.server.reward import build_terms
 from watercolour_env.server.reward.rubric import Rubric
@@ -69,7 +70,10 @@ def build_app(settings: ServerSettings | None = None, renderer: Renderer | None 
         paint_floor=settings.paint_floor,
         max_reply_bytes=settings.max_reply_bytes,
         episode_deadline_s=settings.episode_deadline_s,
+        copy_guard=CopyGuard(pool) if settings.copy_guard else None,
     )
+    if not settings.copy_guard:
+        log.warning("WATERCOLOUR_COPY_GUARD=false: a reply that copies a painting of the pool earns its score")
     app = create_app(
         factory,
         WatercolourAction,

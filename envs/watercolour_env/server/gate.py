@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from watercolour_env.server.sandbox import CANVAS_PX, RenderResult, RenderStatus
 from watercolour_env.server.sandbox.brush_api import brush_methods
 from watercolour_env.sketch import ALLOWED_BRUSH_METHODS, SketchInventory, extract_sketch, inspect_sketch
 from watercolour_env.terms import Violation
+
+if TYPE_CHECKING:
+    from watercolour_env.server.copies import CopyGuard, CopyMatch
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +40,7 @@ class GateResult:
         inventory: counts from the source, or None when there is no sketch.
         render: the render result when a render was made.
         infra_failure: True when the browser, not the sketch, failed (reward must be None).
+        copied: the pool painting the reply reproduces (`copied_reference`), or None.
     """
 
     passed: bool
@@ -44,6 +49,7 @@ class GateResult:
     inventory: SketchInventory | None = None
     render: RenderResult | None = None
     infra_failure: bool = False
+    copied: CopyMatch | None = None
 
 
 BARE_PRIMITIVES = frozenset(
@@ -163,6 +169,21 @@ def sandbox_detail(render: RenderResult) -> str:
     if not render.violations:
         return ""
     return "blocked in the sandbox: " + ", ".join(f"{name} ({what})" for name, what in render.violations[:8])
+
+
+def check_copy(result: GateResult, guard: CopyGuard | None) -> GateResult:
+    """The copy guard on a reply that passed every other check.
+
+    Returns:
+        `copied_reference` when the reply reproduces a painting of the pool (server/copies.py),
+        with the match in `copied`; the result unchanged otherwise, or when the guard is None (off).
+    """
+    if guard is None or not result.passed or result.sketch is None:
+        return result
+    match = guard.match(result.sketch, result.render.png if result.render else None)
+    if match is None:
+        return result
+    return GateResult(False, [Violation.COPIED_REFERENCE], result.sketch, result.inventory, result.render, copied=match)
 
 
 def check_render(source: GateResult, render: RenderResult, paint_floor: float = DEFAULT_PAINT_FLOOR) -> GateResult:

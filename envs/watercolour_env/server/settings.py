@@ -85,6 +85,7 @@ class ServerSettings(BaseSettings):
     fail_reward: float = Field(0.0, ge=0, le=1)
     pool: str = str(STARTER_POOL)
     strict_allowlist: bool = True
+    copy_guard: bool = True  # a reply that copies a painting of the pool fails the gate (server/copies.py)
     weight_gate: float = Field(GATE_DEFAULT_WEIGHT, ge=0, le=1)
     preset: str | None = None  # one of rubric.PRESETS; sets every weight
     max_reply_bytes: int = Field(DEFAULT_MAX_REPLY_BYTES, ge=1024, le=4 * 2**20)

@@ -22,7 +22,15 @@ from watercolour_env.models import (
     WatercolourObservation,
     WatercolourState,
 )
-from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR, GateResult, check_render, check_source, sandbox_detail
+from watercolour_env.server.copies import CopyGuard
+from watercolour_env.server.gate import (
+    DEFAULT_PAINT_FLOOR,
+    GateResult,
+    check_copy,
+    check_render,
+    check_source,
+    sandbox_detail,
+)  # fmt: skip
 from watercolour_env.server.prompt import DEFAULT_SUBJECT, SYSTEM_PROMPT, user_prompt
 from watercolour_env.server.reward.rubric import Rubric, RubricWeights
 from watercolour_env.server.sandbox import Renderer
@@ -112,11 +120,13 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
     Arguments: a shared `Renderer`, a `Rubric`, the default subject, the blank-canvas floor,
         whether real p5.brush methods outside the allowlist are violations (`strict`), and the
         step's whole budget in seconds (`episode_deadline_s`: queue wait, render and scorers; a
-        step that runs out comes back "infra_error", reward None, naming the slow stage).
+        step that runs out comes back "infra_error", reward None, naming the slow stage), and the
+        pool's copy guard (`copied_reference`; None turns it off).
     Version history: 0.1 (issue 2) gate on source and render, placeholder image-stats scorer;
         0.2 (issue 4) gate on a tree-sitter syntax tree with every violation named;
         0.3 (issues 5, 6) reference pool, embedded preference scorer fitted on its tiers;
-        0.4 (issue 11) the allowlist enforced inside the sandbox, setup-only sketches reported.
+        0.4 (issue 11) the allowlist enforced inside the sandbox, setup-only sketches reported;
+        0.5 (issue 33) copies of the pool fail the gate (`copied_reference`).
 
     Example:
         >>> env = WatercolourEnvironment(renderer, Rubric(RubricWeights(), terms))  # doctest: +SKIP
@@ -136,8 +146,10 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES,
         sessions: SessionCount | None = None,
         episode_deadline_s: float = DEFAULT_EPISODE_DEADLINE_S,
+        copy_guard: CopyGuard | None = None,
     ) -> None:
         super().__init__()
+        self._copy_guard = copy_guard
         self._episode_deadline_s = episode_deadline_s
         self._max_reply_bytes = max_reply_bytes
         self._closed = False
@@ -221,7 +233,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             render = self._renderer.render(
                 gate.sketch or "", seed=self._state.seed, deadline_s=timeout_s, deadline_at=deadline_at
             )
-            gate = check_render(gate, render, self._paint_floor)
+            gate = check_copy(check_render(gate, render, self._paint_floor), self._copy_guard)
         score = self._rubric.score(
             gate, action.sketch_tokens, seed=self._state.seed, weights=self._weights, deadline_at=deadline_at,
             references=self._state.references,
@@ -316,6 +328,8 @@ def _step_detail(gate: GateResult, components: list[RewardComponent]) -> str:
     render = gate.render
     if gate.infra_failure and render is not None and render.detail:
         return f"render: {render.detail}"
+    if gate.copied is not None:
+        return gate.copied.describe()
     if render is not None:
         return _unscored_detail(components) or sandbox_detail(render) or render.detail
     return _unscored_detail(components) or _source_detail(gate)

@@ -179,3 +179,12 @@ def test_the_deadlines_must_nest_render_inside_episode_inside_session(monkeypatc
         load_settings()
     monkeypatch.setenv("WATERCOLOUR_SESSION_TIMEOUT_S", "1200")
     assert load_settings().episode_deadline_s == 1000
+
+
+def test_the_copy_guard_is_on_unless_turned_off(monkeypatch):
+    assert load_settings().copy_guard is True
+    monkeypatch.setenv("WATERCOLOUR_COPY_GUARD", "false")
+    assert load_settings().copy_guard is False
+    monkeypatch.setenv("WATERCOLOUR_COPY_GUARD", "sometimes")
+    with pytest.raises(ConfigError, match="COPY_GUARD"):
+        load_settings()

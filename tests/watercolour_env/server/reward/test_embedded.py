@@ -59,7 +59,7 @@ def feature(png: bytes, name: str) -> float:
 
 
 def test_parts_are_8_connected_and_counted_by_size():
-    from watercolour_env.server.reward.embedded import label_parts
+    from watercolour_env.server.reward.features import label_parts
 
     mask = np.zeros((6, 8), dtype=bool)
     mask[0, 0] = mask[1, 1] = mask[2, 2] = True  # a diagonal: one part of 3

@@ -1,0 +1,181 @@
+"""The copy guard: a reply that reproduces a painting of the pool fails the gate, `copied_reference`.
+
+A policy that remembers the pool earns the pool's scores without painting anything new; the
+judge's references and the embedded scorer's fit come from the same pool (issue 33). The guard
+runs on the server, after the render, where the sketch cannot reach it, at two levels:
+
+- **Source**: the sketch's `code_tokens` (comments dropped; numbers, strings and its own names
+  made alike, so recolouring, jittering and renaming change nothing) cut into shingles of
+  `SHINGLE` tokens. A reference is copied when at least `SOURCE_THRESHOLD` of its distinctive
+  shingles are in the reply: padding or reordering the copy keeps them. Shingles that any sketch
+  of the ten methods has (the audit's formless families: `fill`, `fillBleed`, `fillTexture`,
+  `beginShape`, ... in a row) are not evidence and are left out; a reference with fewer than
+  `MIN_SHINGLES` distinctive shingles is judged by its picture only.
+- **Picture**: the paint-presence map of the painting at `SIGNATURE_PX` px, correlated with each
+  reference's, under 36 rotations about the centre and their mirror images. A reference is copied
+  when the correlation is at least `PICTURE_THRESHOLD`: the same painting in other code,
+  recoloured or rotated.
+
+The thresholds come from measurement (docs/LOG.md, issue 33): 16 honest paintings written for the
+audit reach at most 0.20 at the source and 0.84 in the picture; copies edited at the source reach
+0.99-1.0 there, and copies recoloured or rotated 0.88-1.0 in the picture.
+`WATERCOLOUR_COPY_GUARD=false` turns the guard off for someone who wants imitation.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+import numpy as np
+from PIL import Image
+
+from watercolour_env.pool import Pool
+from watercolour_env.server.sandbox import paper_colour
+from watercolour_env.tokens import code_tokens
+
+SHINGLE = 8
+"""Tokens per shingle: about one brush call, `brush . fill ( $str , $num )`."""
+SOURCE_THRESHOLD = 0.7
+"""Share of a reference's distinctive shingles in a reply from which it is a copy: edited copies
+reach 0.99-1.0, the project's example sketches (by the pool's composer) 0.35-0.47, honest
+paintings by another hand at most 0.20 (docs/LOG.md, issue 33)."""
+MIN_SHINGLES = 20
+"""Distinctive shingles a reference needs to be judged at the source."""
+SIGNATURE_PX = 64
+PICTURE_THRESHOLD = 0.92
+"""Correlation of paint-presence maps from which a painting is a copy: honest paintings reach at
+most 0.84, verbatim and recoloured copies 0.93-1.0, copies rotated about the centre 0.88-0.99."""
+ROTATIONS = 36
+PRESENCE_DIFF = 48.0
+"""Levels off the paper at which paint counts as fully present in the signature."""
+
+
+@dataclass(frozen=True)
+class CopyMatch:
+    """The pool painting a reply reproduces.
+
+    Attributes:
+        reference: the pool painting's id.
+        level: "source" or "picture", where the copy was seen.
+        similarity: the share of shingles (source) or the correlation (picture), in [0, 1].
+    """
+
+    reference: str
+    level: str
+    similarity: float
+
+    def describe(self) -> str:
+        """One line for the observation's detail, e.g. "copied_reference: bloom-03 (source 0.97)"."""
+        return f"copied_reference: {self.reference} ({self.level} {self.similarity:.2f})"
+
+
+def shingles(source: str) -> set[int]:
+    """Hashes of every run of `SHINGLE` consecutive `code_tokens` of a sketch."""
+    tokens = code_tokens(source)
+    return {hash(tuple(tokens[i : i + SHINGLE])) for i in range(max(1, len(tokens) - SHINGLE + 1))}
+
+
+def common_shingles() -> set[int]:
+    """Shingles of sketches that any policy writes: five draws of the audit's formless families."""
+    from watercolour_env.audit.families import family_sketches
+
+    common: set[int] = set()
+    for seed in range(10, 15):
+        for source in family_sketches(6, seed).values():
+            common |= shingles(source)
+    return common
+
+
+def presence(png: bytes) -> np.ndarray:
+    """[SIGNATURE_PX, SIGNATURE_PX] paint presence in [0, 1]: difference from the paper, clipped."""
+    image = Image.open(io.BytesIO(png)).convert("RGB").resize((SIGNATURE_PX, SIGNATURE_PX), Image.Resampling.BOX)
+    pixels = np.asarray(image)
+    diff = np.abs(pixels.astype(np.float64) - paper_colour(pixels)).max(axis=2)
+    return np.clip(diff / PRESENCE_DIFF, 0.0, 1.0)
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    centred = vector - vector.mean(axis=-1, keepdims=True)
+    norm = np.linalg.norm(centred, axis=-1, keepdims=True)
+    return np.divide(centred, norm, out=np.zeros_like(centred), where=norm > 0)
+
+
+def orientations(map_: np.ndarray) -> np.ndarray:
+    """[2 * ROTATIONS, SIGNATURE_PX**2] the map rotated about its centre and mirrored, unit vectors."""
+    image = Image.fromarray(np.round(map_ * 255).astype(np.uint8))
+    out = []
+    for base in (image, image.transpose(Image.Transpose.FLIP_LEFT_RIGHT)):
+        for step in range(ROTATIONS):
+            turned = base.rotate(step * 360 / ROTATIONS, resample=Image.Resampling.BILINEAR)
+            out.append(np.asarray(turned, dtype=np.float64).ravel() / 255)
+    return _unit(np.stack(out))
+
+
+class CopyGuard:
+    """The pool's paintings, ready to be compared with a reply at both levels.
+
+    Args:
+        pool: the deployment's pool (every rated painting, of any tier).
+        source_threshold: see `SOURCE_THRESHOLD`.
+        picture_threshold: see `PICTURE_THRESHOLD`.
+
+    Example:
+        >>> guard = CopyGuard(Pool.load(str(STARTER_POOL)))  # doctest: +SKIP
+        >>> guard.match(pool.references[0].sketch, None).reference  # doctest: +SKIP
+        'bloom-01'
+    """
+
+    def __init__(
+        self, pool: Pool, source_threshold: float = SOURCE_THRESHOLD, picture_threshold: float = PICTURE_THRESHOLD
+    ) -> None:
+        self.source_threshold = source_threshold
+        self.picture_threshold = picture_threshold
+        common = common_shingles()
+        self._ids = [r.id for r in pool.references]
+        distinctive = [(r.id, shingles(r.sketch) - common) for r in pool.references]
+        self._sources = [(ref, own) for ref, own in distinctive if len(own) >= MIN_SHINGLES]
+        self._pictures = _unit(np.stack([presence(r.png).ravel() for r in pool.references]))
+
+    def match(self, sketch: str, png: bytes | None) -> CopyMatch | None:
+        """The pool painting this reply copies, or None.
+
+        A copy seen at the source names, of the references over the threshold, the one with the
+        largest share, ties going to the closest picture (the starter pool's sketches share one
+        template, so a copy of one holds the others' shingles too).
+
+        Args:
+            sketch: the extracted sketch.
+            png: its render, or None when there is none (the source alone is compared).
+        """
+        shares = self._shares(sketch)
+        pictures = self._pictures_like(png) if png is not None else None
+        over = [(share, ref) for ref, share in shares.items() if share >= self.source_threshold]
+        if over:
+            closeness = (lambda ref: pictures[self._ids.index(ref)]) if pictures is not None else (lambda ref: 0.0)
+            share, ref = max(over, key=lambda item: (round(item[0], 2), closeness(item[1])))
+            return CopyMatch(ref, "source", share)
+        if pictures is not None and pictures.max() >= self.picture_threshold:
+            best = int(pictures.argmax())
+            return CopyMatch(self._ids[best], "picture", float(pictures[best]))
+        return None
+
+    def closest(self, sketch: str, png: bytes | None) -> tuple[CopyMatch, CopyMatch | None]:
+        """The closest reference at the source and in the picture, whatever the thresholds (to measure)."""
+        shares = self._shares(sketch)
+        ref = max(shares, key=shares.__getitem__, default="")
+        source = CopyMatch(ref, "source", shares.get(ref, 0.0))
+        if png is None:
+            return source, None
+        pictures = self._pictures_like(png)
+        best = int(pictures.argmax())
+        return source, CopyMatch(self._ids[best], "picture", float(pictures[best]))
+
+    def _shares(self, sketch: str) -> dict[str, float]:
+        """Reference id -> the share of its distinctive shingles in the sketch."""
+        reply = shingles(sketch)
+        return {ref: len(own & reply) / len(own) for ref, own in self._sources}
+
+    def _pictures_like(self, png: bytes) -> np.ndarray:
+        """[references] the best correlation of the painting with each, over its orientations."""
+        return (orientations(presence(png)) @ self._pictures.T).max(axis=0)
