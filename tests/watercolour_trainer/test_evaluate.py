@@ -41,8 +41,8 @@ def direct(url: str, subject: str, seed: int, reply: str) -> float | None:
 def test_replies_are_stepped_and_summarised_and_can_be_sent_again(server_url, tmp_path):
     rows = [
         {"subject": "a peach hibiscus", "seed": 3, "reply": (EXAMPLES / "hibiscus.js").read_text()},
-        {"subject": "a blue iris", "seed": 4, "reply": (EXAMPLES / "rich.js").read_text()},
-        {"subject": "a blue iris", "seed": 5, "reply": "I would rather describe it in words."},
+        {"subject": "a blue hibiscus", "seed": 4, "reply": (EXAMPLES / "rich.js").read_text()},
+        {"subject": "a blue hibiscus", "seed": 5, "reply": "I would rather describe it in words."},
     ]
     replies = tmp_path / "replies.jsonl"
     replies.write_text("".join(json.dumps(r) + "\n" for r in rows))

@@ -8,6 +8,7 @@ Folder layout:
     pool.jsonl        one JSON object per painting: id, tier (love / okay / nope, or null while
                       unrated), image, sketch (paths relative to the folder), subject, author,
                       seed, notes
+    subjects.txt      optional: subjects the pool covers beyond its paintings' (pool/subjects.py)
     images/<id>.png   the 600x600 render
     sketches/<id>.js  the p5.brush source that made it
 """
@@ -22,6 +23,7 @@ from pathlib import Path
 from PIL import Image
 
 from watercolour_env.errors import ConfigError, read_text
+from watercolour_env.pool.subjects import SubjectCoverage, declared_subjects
 from watercolour_env.server.prompt import DEFAULT_SUBJECT
 from watercolour_env.terms import TIER_NAMES, Tier
 
@@ -91,6 +93,8 @@ class Pool:
     Args:
         references: the rated paintings.
         source: where the pool came from (a folder path or `user/name@revision`), for messages.
+        declared_subjects: subjects the pool declares it covers beyond its paintings' own
+            (`subjects.txt` of a folder; see `subjects.py`).
 
     Raises:
         ConfigError: no `love` or no `okay` painting.
@@ -101,9 +105,12 @@ class Pool:
         (19, 27)
     """
 
-    def __init__(self, references: list[Reference], source: str = "") -> None:
+    def __init__(
+        self, references: list[Reference], source: str = "", declared_subjects: list[str] | None = None
+    ) -> None:
         self.references = references
         self.source = source
+        self.declared_subjects = list(declared_subjects or [])
         missing = [t.value for t in (Tier.LOVE, Tier.OKAY) if not self.tier(t)]
         if missing:
             if source and Path(source).is_dir():
@@ -115,6 +122,10 @@ class Pool:
     def tier(self, tier: Tier) -> list[Reference]:
         """The references of one tier, in pool order."""
         return [r for r in self.references if r.tier is tier]
+
+    def coverage(self) -> SubjectCoverage:
+        """The subjects this pool covers: its paintings' and those it declares."""
+        return SubjectCoverage([r.subject for r in self.references] + self.declared_subjects)
 
     def counts(self) -> dict[str, int]:
         """Paintings per tier, e.g. {"love": 15, "okay": 20, "nope": 15}."""
@@ -155,7 +166,7 @@ class Pool:
             except (OSError, ValueError) as err:
                 raise ConfigError(f"pool {folder}: painting {row.id}: {err}") from err
             references.append(Reference(row.id, row.tier, png, sketch, row.subject, row.author, row.seed, row.notes))
-        return cls(references, source=str(folder))
+        return cls(references, source=str(folder), declared_subjects=declared_subjects(folder))
 
     @classmethod
     def from_rows(cls, rows: list[dict], source: str) -> Pool:

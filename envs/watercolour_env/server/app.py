@@ -24,7 +24,7 @@ from watercolour_env.server.reward import build_terms
 from watercolour_env.server.reward.rubric import Rubric
 from watercolour_env.server.sandbox import Renderer
 from watercolour_env.server.settings import ServerSettings, load_settings
-from watercolour_env.server.watercolour_environment import SessionCount, WatercolourEnvironment
+from watercolour_env.server.watercolour_environment import SessionCount, WatercolourEnvironment, uncovered_subject
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +46,13 @@ def build_app(settings: ServerSettings | None = None, renderer: Renderer | None 
     pool = Pool.load(settings.pool)  # validated now: a broken pool refuses to start
     log.info("reference pool %s: %s", pool.source, pool.counts())
     weights = settings.weights()
+    coverage = pool.coverage()
+    if weights["embedded"] > 0 and not coverage.covers(settings.default_subject):
+        raise ConfigError(
+            f"WATERCOLOUR_DEFAULT_SUBJECT={settings.default_subject!r}: "
+            + uncovered_subject(settings.default_subject, coverage)
+        )
+    log.info("the pool covers the subjects %s", coverage.describe())
     rubric = Rubric(weights, build_terms(settings.term_options(), dict(weights), pool), settings.fail_reward)
     atexit.register(rubric.close)
     log.info("reward weights%s: %s", f" (preset {settings.preset})" if settings.preset else "", weights)
@@ -71,6 +78,7 @@ def build_app(settings: ServerSettings | None = None, renderer: Renderer | None 
         max_reply_bytes=settings.max_reply_bytes,
         episode_deadline_s=settings.episode_deadline_s,
         copy_guard=CopyGuard(pool) if settings.copy_guard else None,
+        coverage=coverage,
     )
     if not settings.copy_guard:
         log.warning("WATERCOLOUR_COPY_GUARD=false: a reply that copies a painting of the pool earns its score")

@@ -22,6 +22,7 @@ from watercolour_env.models import (
     WatercolourObservation,
     WatercolourState,
 )
+from watercolour_env.pool.subjects import SubjectCoverage
 from watercolour_env.server.copies import CopyGuard
 from watercolour_env.server.gate import (
     DEFAULT_PAINT_FLOOR,
@@ -121,7 +122,8 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         whether real p5.brush methods outside the allowlist are violations (`strict`), and the
         step's whole budget in seconds (`episode_deadline_s`: queue wait, render and scorers; a
         step that runs out comes back "infra_error", reward None, naming the slow stage), and the
-        pool's copy guard (`copied_reference`; None turns it off).
+        pool's copy guard (`copied_reference`; None turns it off) and the subjects its pool covers
+        (a reset for another subject with the embedded scorer weighed is refused; None: any).
     Version history: 0.1 (issue 2) gate on source and render, placeholder image-stats scorer;
         0.2 (issue 4) gate on a tree-sitter syntax tree with every violation named;
         0.3 (issues 5, 6) reference pool, embedded preference scorer fitted on its tiers;
@@ -147,9 +149,11 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         sessions: SessionCount | None = None,
         episode_deadline_s: float = DEFAULT_EPISODE_DEADLINE_S,
         copy_guard: CopyGuard | None = None,
+        coverage: SubjectCoverage | None = None,
     ) -> None:
         super().__init__()
         self._copy_guard = copy_guard
+        self._coverage = coverage
         self._episode_deadline_s = episode_deadline_s
         self._max_reply_bytes = max_reply_bytes
         self._closed = False
@@ -196,18 +200,27 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
                 printable characters, references outside [1, 32], or a return_image that is not a bool (the previous
                 episode is left as it was).
             ConfigError: invalid weights, or a weight for a scorer this deployment lacks.
+            InvalidOption: a subject the pool does not cover, with the embedded scorer weighed.
         """
         self._check_open()
         _check_reset_options(seed, subject, return_image, episode_id, references, kwargs)
-        self._weights = self._rubric.weights_for(weights) if weights is not None else None
-        seed = random.randrange(2**32) if seed is None else seed
+        episode_weights = self._rubric.weights_for(weights) if weights is not None else None
         subject = (subject or self._default_subject).strip()
+        self._check_covered(subject, episode_weights or self._rubric.weights)
+        self._weights = episode_weights
+        seed = random.randrange(2**32) if seed is None else seed
         self._state = WatercolourState(
             episode_id=episode_id or str(uuid.uuid4()), seed=seed, subject=subject, return_image=bool(return_image),
             references=references,
         )  # fmt: skip
         self._reset_done = True
         return self._observation(reward=None, done=False)
+
+    def _check_covered(self, subject: str, weights: RubricWeights) -> None:
+        """Refuses a subject the pool does not cover when the embedded scorer is weighed."""
+        if self._coverage is None or weights["embedded"] <= 0 or self._coverage.covers(subject):
+            return
+        raise InvalidOption(uncovered_subject(subject, self._coverage))
 
     def step(self, action: WatercolourAction, timeout_s: float | None = None, **kwargs: Any) -> WatercolourObservation:
         """Paints, gates and scores one reply; bad replies come back as violations.
@@ -317,6 +330,15 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             prompt=user_prompt(s.subject),
             **fields,
         )
+
+
+def uncovered_subject(subject: str, coverage: SubjectCoverage) -> str:
+    """The one-line refusal of a subject the pool does not cover."""
+    return (
+        f"the embedded scorer judges only the subjects its pool covers ({coverage.describe()}), not "
+        f'"{subject}": ask for one of those, use a pool of "{subject}" (WATERCOLOUR_POOL, or declare it in the '
+        "pool's subjects.txt), or weigh a scorer that judges any subject (WATERCOLOUR_PRESET, WATERCOLOUR_WEIGHT_*)"
+    )
 
 
 def _step_detail(gate: GateResult, components: list[RewardComponent]) -> str:

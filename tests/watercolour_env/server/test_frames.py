@@ -88,8 +88,9 @@ def test_a_reset_option_out_of_range_is_named_and_the_session_lives(server_url, 
 
 def test_the_edges_of_the_ranges_are_accepted(server_url):
     with connect(server_url.replace("http", "ws") + "/ws", max_size=None) as ws:
-        edges = ({"seed": 0}, {"seed": 2**32 - 1}, {"subject": "x" * 200}, {"seed": None, "subject": None},
-                 {"references": 1}, {"references": 32}, {"references": None})  # fmt: skip
+        edges = ({"seed": 0}, {"seed": 2**32 - 1}, {"subject": "a hibiscus " + "x" * 189},
+                 {"seed": None, "subject": None}, {"references": 1}, {"references": 32},
+                 {"references": None})  # fmt: skip
         for data in edges:
             assert ask(ws, {"type": "reset", "data": data})["data"]["observation"]["status"] == "ready", data
         assert ask(ws, {"type": "reset", "data": {"seed": 2**32 - 1}})["data"]["observation"]["seed"] == 2**32 - 1
@@ -142,3 +143,17 @@ def test_http_bodies_are_bounded_and_bad_http_requests_are_4xx_not_500(server_ur
         surrogate = http.post("/reset", content=b'{"seed": "\\ud800"}', headers={"content-type": "application/json"})
         assert surrogate.status_code in (400, 422) and len(surrogate.content) < 2000
         assert http.post("/reset", json={"seed": 3}).status_code == 200  # the connection still serves
+
+
+def test_a_subject_the_pool_does_not_cover_is_refused_naming_the_pools_subjects(server_url):
+    with connect(server_url.replace("http", "ws") + "/ws", max_size=None) as ws:
+        answer = ask(ws, {"type": "reset", "data": {"subject": "a blue whale"}})
+        assert answer["type"] == "error"
+        message = answer["data"]["message"]
+        assert 'covers ("a hibiscus"), not "a blue whale"' in message and "WATERCOLOUR_POOL" in message
+        covered = ask(ws, {"type": "reset", "data": {"subject": "a peach hibiscus"}})
+        assert covered["data"]["observation"]["status"] == "ready"
+        # with the embedded scorer not weighed, nothing judges against the pool: any subject
+        unweighed = {"subject": "a blue whale", "weights": {"gate": 0.5, "length": 0.5}}
+        free = ask(ws, {"type": "reset", "data": unweighed})
+        assert free["data"]["observation"]["subject"] == "a blue whale"
