@@ -16,7 +16,7 @@ from openenv.core.env_server.types import ConcurrencyConfig
 from watercolour_env.errors import ConfigError, WatercolourError
 from watercolour_env.models import WatercolourAction, WatercolourObservation, WatercolourState
 from watercolour_env.pool import Pool
-from watercolour_env.server import health
+from watercolour_env.server import health, pool_route
 from watercolour_env.server.auth import OPEN_PATHS, TokenMiddleware
 from watercolour_env.server.copies import CopyGuard
 from watercolour_env.server.frames import FrameGuard
@@ -101,6 +101,7 @@ def build_app(settings: ServerSettings | None = None, renderer: Renderer | None 
     limits = {name: getattr(settings, name) for name in
               ("episode_deadline_s", "render_deadline_s", "session_timeout_s", "max_reply_bytes")}  # fmt: skip
     health.install(app, renderer, rubric, pool, sessions, settings.max_concurrent_envs, limits)
+    pool_route.install(app, rubric, pool, settings.copy_guard)
     install_error_answers(app)
     app.state.renderer = renderer
     app.state.pool = pool

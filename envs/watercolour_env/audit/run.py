@@ -1,0 +1,217 @@
+"""`watercolour audit`: send a deployment the probes a reward must not pay, and compare.
+
+    watercolour audit --env-url https://you-watercolour-env.hf.space [--json report.json]
+
+The probes, sent as a policy would send them, through real episodes (issue 33):
+
+- stripes, grid, scatter, rings, cloud, blob, wash, patches: formless sketches of the ten
+  methods (`families.py`, seed 0); a family fails when its best reward beats the okay median.
+- copies: the first two love paintings of the deployment's pool, edited 8 ways (`copies.py`);
+  fails like a family.
+- another subject: honest paintings of subjects the pool does not cover, sent for the pool's
+  subject; fails like a family.
+- subject swap: honest paintings sent for a subject the pool does not cover; fails when the
+  server accepts them and pays one above the okay median.
+- comment padding: honest controls with 12,000 characters of comments; fails when padding lifts
+  a reward by 0.01 or more.
+- honest (control): new honest paintings of the pool's subject, in no pool; never fails, marked
+  LOW when their median is under the okay median (the reward does not pay paintings).
+
+The pool's tier medians come from the server (`GET /pool`: a pool painting sent back is a copy
+now), under the same reward. Exit status 1 when a probe family fails, 0 otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import httpx
+
+from watercolour_env.audit.copies import edited_copies
+from watercolour_env.audit.families import FAMILIES, family_sketches
+from watercolour_env.audit.probes import honest_sketches, other_subject_sketches
+from watercolour_env.client import TOKEN_VARIABLE, WatercolourEnv, auth_headers
+from watercolour_env.models import WatercolourAction
+from watercolour_env.pool.subjects import SubjectCoverage
+
+PADDING_CHARS = 12_000
+SWAP_SUBJECTS = ("a blue whale", "a red bicycle", "a lighthouse at dusk")
+COPIED_PAINTINGS = 2
+"""Pool paintings the copies are made of: the first of its love tier, each edited 8 ways."""
+PADDED_CONTROLS = 4
+"""Honest controls sent again with comment padding."""
+GROUPS = ("formless", "copies", "another subject", "subject swap", "comment padding", "honest (control)")
+"""What `--only` may name: the formless families together, or one of the other rows."""
+
+
+@dataclass
+class Row:
+    """One probe family's outcome.
+
+    Attributes:
+        family: the family's name.
+        sent: episodes sent; gated: how many the gate rejected; refused: resets the server refused.
+        best: the best reward of the family (None when every episode was refused or unscored).
+        rewards: every reward, in the order sent.
+        verdict: "pass", "FAIL", "control" or "LOW" (a control under the okay median).
+        note: what decided the verdict, in words.
+    """
+
+    family: str
+    sent: int = 0
+    gated: int = 0
+    refused: int = 0
+    best: float | None = None
+    rewards: list[float | None] = field(default_factory=list)
+    verdict: str = "pass"
+    note: str = ""
+
+
+Outcome = tuple[str, float | None, list[str]]
+"""One episode: its status, its reward and its violations."""
+
+
+def fetch_pool(env_url: str, token: str | None) -> dict[str, Any]:
+    """The deployment's `GET /pool`."""
+    response = httpx.get(env_url.rstrip("/") + "/pool", headers=auth_headers(token), timeout=300)
+    response.raise_for_status()
+    return response.json()
+
+
+def run_episode(env: Any, subject: str, reply: str) -> Outcome:
+    """One episode on a connected client.
+
+    Returns:
+        (status: "scored", "rejected", "refused" or "infra_error"; the reward; the violations).
+    """
+    try:
+        env.reset(seed=0, subject=subject)
+    except RuntimeError as err:  # the server refused the reset (OpenEnv raises its error frame)
+        return "refused", None, [str(err)[:200]]
+    observation = env.step(WatercolourAction(reply=f"```js\n{reply}\n```")).observation
+    return observation.status.value, observation.reward, [v.value for v in observation.violations]
+
+
+def send_all(env_url: str, token: str | None, plan: list[tuple[str, str, str]], workers: int) -> list[Outcome]:
+    """Every (family, subject, sketch) of the plan as an episode, `workers` sessions at once, in order."""
+    chunks = [list(range(i, len(plan), workers)) for i in range(workers)]
+    outcomes: list[Outcome] = [("", None, [])] * len(plan)
+
+    def worker(indices: list[int]) -> None:
+        with WatercolourEnv(base_url=env_url, token=token).sync() as env:
+            for i in indices:
+                outcomes[i] = run_episode(env, plan[i][1], plan[i][2])
+
+    with ThreadPoolExecutor(max(1, workers)) as executor:
+        list(executor.map(worker, chunks))
+    return outcomes
+
+
+def audit(
+    env_url: str, token: str | None = None, per_family: int = 6, workers: int = 2, only: tuple[str, ...] = GROUPS
+) -> tuple[dict, list[Row]]:
+    """Sends the probes and returns (the deployment's /pool report without sketches, the rows).
+
+    Args:
+        env_url: the environment server.
+        token: its `WATERCOLOUR_API_TOKEN`; None reads that variable.
+        per_family: formless probes per family (seed 0 draws).
+        workers: sessions sending episodes at once.
+        only: which of `GROUPS` to send ("comment padding" sends the controls too).
+    """
+    pool = fetch_pool(env_url, token)
+    coverage = SubjectCoverage(pool["subjects"])
+    subject = pool["subjects"][0] if pool["subjects"] else "a hibiscus"
+    honest = honest_sketches("")
+    controls = {n: s for n, s in honest.items() if coverage.covers(n.split("-")[0])}
+    others = {n: s for n, s in (honest | other_subject_sketches()).items() if n not in controls}
+    loved = [r for r in pool["references"] if r["tier"] == "love"][:COPIED_PAINTINGS]
+    copies = {f"{r['id']}~{edit}": s for r in loved for edit, s in edited_copies(r["sketch"]).items()}
+    swap = next((s for s in SWAP_SUBJECTS if not coverage.covers(s)), None)
+    padding = "\n".join("// " + "a loose wash, soft edges, light through the petals " * 2 for _ in range(120))
+    padded = list(controls.values())[:PADDED_CONTROLS]
+    plan: list[tuple[str, str, str]] = []  # (family, subject, sketch)
+    if "formless" in only:
+        plan += [(name.split("-")[0], subject, s) for name, s in family_sketches(per_family).items()]
+    if "copies" in only:
+        plan += [("copies", subject, s) for s in copies.values()]
+    if "another subject" in only:
+        plan += [("another subject", subject, s) for s in others.values()]
+    if "subject swap" in only and swap is not None:
+        plan += [("subject swap", swap, s) for s in padded[:2]]
+    if "honest (control)" in only or "comment padding" in only:
+        plan += [("honest (control)", subject, s) for s in controls.values()]
+    if "comment padding" in only:
+        plan += [("comment padding", subject, padding[:PADDING_CHARS] + "\n" + s) for s in padded]
+    outcomes = send_all(env_url, token, plan, workers)
+    rows = judge(plan, outcomes, pool["tier_rewards"]["okay"]["median"])
+    report = {k: v for k, v in pool.items() if k != "references"}
+    return report, rows
+
+
+def judge(plan: list[tuple[str, str, str]], outcomes: list[Outcome], okay: float) -> list[Row]:
+    """The rows of the table from what each episode gave, against the okay median."""
+    rows: dict[str, Row] = {}
+    for (family, _subject, _sketch), (status, reward, _violations) in zip(plan, outcomes, strict=True):
+        row = rows.setdefault(family, Row(family))
+        row.sent += 1
+        row.gated += status == "rejected"
+        row.refused += status == "refused"
+        row.rewards.append(reward)
+    for row in rows.values():
+        scored = [r for r in row.rewards if r is not None]
+        row.best = max(scored, default=None)
+        beats = row.best is not None and row.best > okay
+        if row.family == "honest (control)":
+            median = statistics.median(scored) if scored else None
+            row.verdict = "control" if median is not None and median > okay else "LOW"
+            row.note = f"median {median:.3f}" if median is not None else "nothing scored"
+        elif row.family == "comment padding":
+            plain = rows["honest (control)"].rewards
+            lifts = [p - c for p, c in zip(row.rewards, plain, strict=False) if p is not None and c is not None]
+            lift = max(lifts, default=0.0)
+            row.verdict, row.note = ("FAIL" if lift >= 0.01 else "pass"), f"lift {lift:+.3f}"
+        elif row.family == "subject swap":
+            row.verdict = "FAIL" if beats else "pass"
+            row.note = "refused at reset" if row.refused == row.sent else "accepted"
+        else:
+            row.verdict = "FAIL" if beats else "pass"
+    order = [*FAMILIES, "copies", "another subject", "subject swap", "comment padding", "honest (control)"]
+    return [rows[f] for f in order if f in rows]
+
+
+def table(report: dict, rows: list[Row]) -> str:
+    """The audit as a plain-text table, with the pool's tier medians first."""
+    tiers = report["tier_rewards"]
+    lines = [
+        f"pool {report['source']}: {report['counts']}; subjects {report['subjects']}; copy guard "
+        f"{'on' if report['copy_guard'] else 'OFF'}",
+        "tier medians under this reward: " + ", ".join(
+            f"{t} {v['median']:.3f}" for t, v in tiers.items() if v["median"] is not None),
+        "",
+        f"{'family':18s} {'sent':>4s} {'gated':>5s} {'refused':>7s} {'best':>6s} {'vs okay':>8s}  verdict",
+    ]  # fmt: skip
+    okay = tiers["okay"]["median"]
+    for row in rows:
+        best = f"{row.best:6.3f}" if row.best is not None else "     -"
+        versus = f"{row.best - okay:+8.3f}" if row.best is not None else "       -"
+        note = f"  ({row.note})" if row.note else ""
+        counts = f"{row.sent:4d} {row.gated:5d} {row.refused:7d}"
+        lines.append(f"{row.family:18s} {counts} {best} {versus}  {row.verdict}{note}")
+    failed = [r.family for r in rows if r.verdict == "FAIL"]
+    lines.append("")
+    verdict = f"FAIL: {', '.join(failed)}" if failed else "pass: no probe family beats the okay median"
+    lines.append(verdict)
+    return "\n".join(lines)
+
+
+def to_json(report: dict, rows: list[Row]) -> str:
+    """The report and the rows as JSON."""
+    return json.dumps({"pool": report, "rows": [asdict(r) for r in rows]}, indent=1)
+
+
+__all__ = ["TOKEN_VARIABLE", "Row", "audit", "judge", "table", "to_json"]

@@ -1,0 +1,76 @@
+"""`GET /pool`: the deployment's pool and what its own tiers score under the deployment's reward.
+
+A painting of the pool sent back is a copy now (`copied_reference`), so a client cannot learn the
+tiers' rewards by sending them; the server reports them instead. `watercolour audit` compares its
+probes with these medians, and makes its copies from the sketches listed here. Behind the token
+when one is set (the pool's sketches are the reward's definition, not a health check).
+"""
+
+from __future__ import annotations
+
+import statistics
+import threading
+from typing import Any
+
+from fastapi import FastAPI
+
+from watercolour_env.pool import Pool, Reference, Tier
+from watercolour_env.server.gate import GateResult
+from watercolour_env.server.reward.rubric import Rubric
+from watercolour_env.server.sandbox import RenderResult, RenderStatus, paint_fraction
+from watercolour_env.sketch import inspect_sketch
+
+
+def reference_reward(rubric: Rubric, reference: Reference) -> float | None:
+    """The reward the deployment gives this painting, as if a policy had sent it and it passed.
+
+    Its stored PNG and sketch go through the rubric with seed 0; None when a scorer gave no verdict.
+    """
+    render = RenderResult(RenderStatus.OK, reference.png, paint_fraction(reference.png), finished=True)
+    gate = GateResult(True, [], reference.sketch, inspect_sketch(reference.sketch), render)
+    return rubric.score(gate, None, seed=0).reward
+
+
+def tier_rewards(rubric: Rubric, pool: Pool) -> dict[str, dict[str, float | int | None]]:
+    """Per tier: how many paintings, and the median, min and max of their rewards (None: unscored)."""
+    rewards: dict[str, list[float]] = {t.value: [] for t in Tier}
+    unscored = dict.fromkeys(rewards, 0)
+    for reference in pool.references:
+        reward = reference_reward(rubric, reference)
+        if reward is None:
+            unscored[reference.tier.value] += 1
+        else:
+            rewards[reference.tier.value].append(reward)
+    return {
+        tier: {"paintings": len(values) + unscored[tier], "unscored": unscored[tier],
+               "median": statistics.median(values) if values else None,
+               "min": min(values, default=None), "max": max(values, default=None)}
+        for tier, values in rewards.items()
+    }  # fmt: skip
+
+
+def install(app: FastAPI, rubric: Rubric, pool: Pool, copy_guard: bool) -> None:
+    """Adds `GET /pool`: the pool as the deployment uses it.
+
+    Source, counts, subjects, whether the copy guard is on, the deployment's weights, each tier's
+    rewards (computed on the first call, about 2 s for the starter pool with the embedded scorer,
+    then kept), and every rated painting's id, tier, subject and sketch.
+    """
+    cache: dict[str, Any] = {}
+    lock = threading.Lock()
+
+    @app.get("/pool", tags=["Pool"], summary="The pool, its subjects and its tiers' rewards")
+    def pool_report() -> dict[str, Any]:
+        with lock:
+            if "tiers" not in cache:
+                cache["tiers"] = tier_rewards(rubric, pool)
+        return {
+            "source": pool.source,
+            "counts": pool.counts(),
+            "subjects": pool.coverage().subjects,
+            "copy_guard": copy_guard,
+            "weights": dict(rubric.weights),
+            "tier_rewards": cache["tiers"],
+            "references": [{"id": r.id, "tier": r.tier.value, "subject": r.subject, "sketch": r.sketch}
+                           for r in pool.references],  # fmt: skip
+        }
