@@ -13,6 +13,7 @@ from pathlib import Path
 
 import typer
 
+from watercolour_env.audit.command import audit_command
 from watercolour_env.errors import read_text
 from watercolour_env.pool import STARTER_POOL
 from watercolour_env.server.prompt import DEFAULT_SUBJECT
@@ -195,49 +196,7 @@ def episode(
         raise typer.Exit(3)
 
 
-@app.command()
-def audit(
-    env_url: str = typer.Option("http://127.0.0.1:8000", help="Environment server URL (a Space's, or local)."),
-    per_family: int = typer.Option(6, min=1, max=50, help="Formless probes per family."),
-    workers: int = typer.Option(2, min=1, max=64, help="Episodes sent at once."),
-    only: str = typer.Option(None, help="Send only these, comma-separated: formless, copies, another subject, "
-                             "subject swap, comment padding, honest (control)."),  # fmt: skip
-    json_out: Path = typer.Option(None, "--json", callback=output_path, help="Write the report here as JSON."),
-) -> None:
-    """Send a deployment the probes a reward must not pay and print one table against its pool.
-
-    Formless families, copies of the deployment's own pool, paintings of other subjects, a
-    subject swap, comment padding and honest controls, each family's best reward against the
-    pool's tier medians under the same reward. Exits 1 when a probe family beats the okay
-    median, 2 when the server cannot be asked (the token: WATERCOLOUR_API_TOKEN).
-    """
-    import httpx
-
-    from watercolour_env.audit.run import GROUPS, table, to_json
-    from watercolour_env.audit.run import audit as run_audit
-    from watercolour_env.client import talking_to
-
-    groups = GROUPS if only is None else tuple(g.strip() for g in only.split(","))
-    if unknown := set(groups) - set(GROUPS):
-        typer.echo(f"error: --only {', '.join(sorted(unknown))}: choose among {', '.join(GROUPS)}", err=True)
-        raise typer.Exit(2)
-
-    with talking_to(env_url):
-        try:
-            report, rows = run_audit(env_url, per_family=per_family, workers=workers, only=groups)
-        except httpx.HTTPStatusError as err:
-            code = err.response.status_code
-            hint = " (set WATERCOLOUR_API_TOKEN to the server's token)" if code == 401 else ""
-            typer.echo(f"error: {env_url}/pool answered HTTP {code}{hint}", err=True)
-            raise typer.Exit(2) from err
-        except httpx.TransportError as err:
-            typer.echo(f"error: cannot reach {env_url} ({err}); start it with `watercolour serve`", err=True)
-            raise typer.Exit(2) from err
-    typer.echo(table(report, rows))
-    if json_out is not None:
-        json_out.write_text(to_json(report, rows))
-    if any(row.verdict == "FAIL" for row in rows):
-        raise typer.Exit(1)
+app.command("audit")(audit_command)
 
 
 @pool_app.command("render")

@@ -278,7 +278,8 @@ def main() -> None:
     folder = HERE / "sketches"
     folder.mkdir(exist_ok=True)
     for old in folder.glob("*.js"):
-        old.unlink()
+        if not old.name.startswith("other-"):  # the other subjects were written by hand, not here
+            old.unlink()
     for name, (note, paper, body) in compose(random.Random(2026)).items():
         (folder / f"{name}.js").write_text(sketch(name, note, paper, body), encoding="utf-8")
     # formless `nope` paintings (stripes, grids, scatters, ...), so the taste model sees what is not

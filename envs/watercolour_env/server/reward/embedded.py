@@ -3,7 +3,7 @@
 It turns a painting into 23 image features (`FEATURES`: coverage, colour, value, layering, edge
 softness, composition, and form: straight edges, separate parts, the outline's petals, a dark
 centre, one dominant hue), standardises them on the pool, and fits a Bradley-Terry model on every
-cross-tier pair of the pool (love > okay > nope) over 14 of them (`PREFERENCE_FEATURES`):
+cross-tier pair of the pool (love > okay > nope) over 17 of them (`PREFERENCE_FEATURES`):
 P(a beats b) = sigmoid(w . (z_a - z_b)), L2-regularised, solved by Newton's method.
 
 A linear utility extrapolates: past the pool, "more of what love has" keeps paying, and a swatch
@@ -102,8 +102,8 @@ class EmbeddedScorer:
     """A fitted preference model: standardisation, weights, the pool's range and median utility.
 
     Attributes:
-        mean, std: [14] standardisation of `PREFERENCE_FEATURES` on the pool.
-        weights: [14] Bradley-Terry weights on the standardised features.
+        mean, std: [17] standardisation of `PREFERENCE_FEATURES` on the pool.
+        weights: [17] Bradley-Terry weights on the standardised features.
         low, high, spread: [14] the range of each of `RANGE_FEATURES` over the pool's love and
             okay paintings, and their standard deviation (at least `MIN_SPREAD`).
         median_utility: the median utility of the pool's paintings.
@@ -125,13 +125,14 @@ class EmbeddedScorer:
     holdout_accuracy: float | None = None
 
     @classmethod
-    def fit(cls, pool: Pool, l2: float = 1.0, folds: int = 5, seed: int = 0) -> EmbeddedScorer:
+    def fit(cls, pool: Pool, l2: float = 3.0, folds: int = 5, seed: int = 0) -> EmbeddedScorer:
         """Fits on every painting of the pool; measures pairwise accuracy on held-out paintings.
 
         Args:
             pool: a validated pool.
-            l2: ridge strength of the Bradley-Terry fit (1.0: held-out accuracy as good as 0.3
-                and 3 on the starter pool, docs/LOG.md).
+            l2: ridge strength of the Bradley-Terry fit (3.0: of 1, 3 and 5, the one that kept
+                formless sketches and other subjects under the okay median and 8 of 12 honest
+                new paintings over it, docs/LOG.md).
             folds: folds of the cross-validation over paintings (0 skips it).
             seed: seed of the fold assignment.
         """

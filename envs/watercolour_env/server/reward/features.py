@@ -28,19 +28,21 @@ PREFERENCE_FEATURES = (
     "paint_strength",
     "edge_order",
     "parts",
+    "dark_centre",
+    "roundness",
+    "petals",
 )
-"""The 14 features the Bradley-Terry utility weighs. Colourfulness and hue spread are not among
+"""The 17 features the Bradley-Terry utility weighs. Colourfulness and hue spread are not among
 them: "more hues" paid by itself (a swatch card of 12 hues beat the pool), and held-out accuracy
-is as good without them (docs/LOG.md, issue 33); the range still bounds them."""
+is as good without them; the dark centre, roundness and petals are, so that a painting of another
+subject is told from a bloom by its form, not its colour (docs/LOG.md, issue 33). The range
+still bounds the hues."""
 FEATURES = PREFERENCE_FEATURES + (
     "colourfulness",
     "hue_spread",
     "stroke_order",
     "largest_part",
     "outline_variation",
-    "petals",
-    "dark_centre",
-    "roundness",
     "dominant_hue",
 )
 """Every feature, in the order of `image_features`."""
@@ -55,9 +57,6 @@ RANGE_FEATURES = (
     "parts",
     "largest_part",
     "outline_variation",
-    "petals",
-    "dark_centre",
-    "roundness",
     "dominant_hue",
 )
 """The 14 features of form, composition and hue count kept inside the pool's love and okay range.

@@ -89,10 +89,11 @@ def test_a_square_has_ordered_edges_and_a_disc_has_none():
 
 
 def test_outside_is_the_distance_past_the_pools_range_in_spreads():
-    from watercolour_env.server.reward.embedded import RANGE_FEATURES, EmbeddedScorer
+    from watercolour_env.server.reward.embedded import PREFERENCE_FEATURES, RANGE_FEATURES, EmbeddedScorer
 
     n = len(RANGE_FEATURES)
-    scorer = EmbeddedScorer(np.zeros(14), np.ones(14), np.zeros(14), np.zeros(n), np.ones(n), np.full(n, 0.5))
+    k = len(PREFERENCE_FEATURES)
+    scorer = EmbeddedScorer(np.zeros(k), np.ones(k), np.zeros(k), np.zeros(n), np.ones(n), np.full(n, 0.5))
     inside = np.full(len(FEATURES), 0.5)
     assert scorer.outside(inside) == 0.0
     past = inside.copy()

@@ -1,0 +1,74 @@
+"""`watercolour audit` against real servers: the default deployment passes, one that pays copies fails."""
+
+import json
+import subprocess
+
+import pytest
+
+from tests.conftest import WATERCOLOUR, serving
+from watercolour_env.audit.run import Row, judge, table
+
+
+def test_a_family_fails_when_its_best_reward_beats_the_okay_median():
+    plan = [("stripes", "a hibiscus", "s1"), ("stripes", "a hibiscus", "s2"), ("grid", "a hibiscus", "g1")]
+    outcomes = [("scored", 0.30, []), ("scored", 0.61, []), ("rejected", 0.0, ["copied_reference"])]
+    rows = judge(plan, outcomes, okay=0.60)
+    assert [(r.family, r.sent, r.gated, r.best, r.verdict) for r in rows] == [
+        ("stripes", 2, 0, 0.61, "FAIL"), ("grid", 1, 1, 0.0, "pass"),
+    ]  # fmt: skip
+
+
+def test_padding_fails_on_a_lift_and_a_refused_swap_passes():
+    plan = [("honest (control)", "a hibiscus", "h")] * 2 + [("comment padding", "a hibiscus", "p")] * 2
+    plan += [("subject swap", "a blue whale", "h")]
+    outcomes = [("scored", 0.70, []), ("scored", 0.80, []), ("scored", 0.70, []), ("scored", 0.815, [])]
+    outcomes += [("refused", None, ["the embedded scorer judges only ..."])]
+    rows = {r.family: r for r in judge(plan, outcomes, okay=0.60)}
+    assert (rows["comment padding"].verdict, rows["comment padding"].note) == ("FAIL", "lift +0.015")
+    assert (rows["subject swap"].verdict, rows["subject swap"].note) == ("pass", "refused at reset")
+    assert (rows["honest (control)"].verdict, rows["honest (control)"].note) == ("control", "median 0.750")
+    report = {"source": "p", "counts": {}, "subjects": ["a hibiscus"], "copy_guard": True,
+              "tier_rewards": {"love": {"median": 0.9}, "okay": {"median": 0.6}, "nope": {"median": 0.1}}}  # fmt: skip
+    assert table(report, list(rows.values())).splitlines()[-1] == "FAIL: comment padding"
+    assert Row("x").verdict == "pass"
+
+
+@pytest.mark.server
+@pytest.mark.slow
+def test_the_default_deployment_passes_its_audit(server_url, tmp_path):
+    out = tmp_path / "audit.json"
+    done = subprocess.run([WATERCOLOUR, "audit", "--env-url", server_url, "--per-family", "2", "--json", str(out)],
+                          capture_output=True, text=True, timeout=900)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == "pass: no probe family beats the okay median"
+    report = json.loads(out.read_text())
+    rows = {r["family"]: r for r in report["rows"]}
+    assert {"stripes", "grid", "scatter", "rings", "cloud", "blob", "wash", "patches"} <= set(rows)
+    assert rows["copies"]["gated"] == rows["copies"]["sent"] == 16  # every copy named
+    assert rows["subject swap"]["refused"] == rows["subject swap"]["sent"] > 0
+    assert rows["comment padding"]["note"] == "lift +0.000"
+    assert rows["honest (control)"]["verdict"] == "control"  # honest paintings still pay
+    okay = report["pool"]["tier_rewards"]["okay"]["median"]
+    assert 0.3 < okay < report["pool"]["tier_rewards"]["love"]["median"]
+
+
+@pytest.mark.server
+def test_a_deployment_that_pays_copies_fails_its_audit(monkeypatch):
+    from watercolour_env.server.app import build_app
+    from watercolour_env.server.settings import load_settings
+
+    monkeypatch.setenv("WATERCOLOUR_COPY_GUARD", "false")
+    app = build_app(load_settings(render_workers=2, render_deadline_s=10))
+    try:
+        with serving(app) as url:
+            done = subprocess.run([WATERCOLOUR, "audit", "--env-url", url, "--only", "copies"],
+                                  capture_output=True, text=True, timeout=600)  # fmt: skip
+    finally:
+        app.state.renderer.close()
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "copy guard OFF" in done.stdout and done.stdout.splitlines()[-1] == "FAIL: copies"
+
+
+def test_an_unknown_group_is_refused_naming_the_groups():
+    done = subprocess.run([WATERCOLOUR, "audit", "--only", "stripes"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "choose among formless, copies" in done.stderr
