@@ -29,8 +29,8 @@ from watercolour_env.terms import TIER_NAMES, Tier
 
 MANIFEST = "pool.jsonl"
 STARTER_POOL = Path(__file__).resolve().parent / "starter"
-"""The pool the project ships (62 hibiscus paintings and 23 formless sketches rated love / okay /
-nope); the default."""
+"""The pool the project ships (62 hibiscus paintings, 23 formless sketches and 8 other subjects,
+rated love / okay / nope); the default."""
 
 
 @dataclass

@@ -182,7 +182,7 @@ class EmbeddedScorer:
 
 
 WEAK_ACCURACY = 0.65
-"""Held-out pairwise accuracy under which the scorer is warned about: the starter pool's is 0.89
+"""Held-out pairwise accuracy under which the scorer is warned about: the starter pool's is 0.87
 and an 8-painting pool's was 0.57 (docs/LOG.md); 0.5 is chance."""
 
 
@@ -214,12 +214,12 @@ class EmbeddedTerm(Term):
             counts = ", ".join(f"{tier} {n}" for tier, n in pool.counts().items())
             log.warning(
                 "embedded scorer: %s is too few paintings to measure its held-out accuracy; its reward at "
-                "weight %.2f may be noise; rate more paintings (the starter pool has 85)", counts, weight,
+                "weight %.2f may be noise; rate more paintings (the starter pool has 93)", counts, weight,
             )  # fmt: skip
         if weight > 0 and accuracy is not None and accuracy < WEAK_ACCURACY:
             log.warning(
                 "embedded scorer: held-out pairwise accuracy %.2f on this pool (chance is 0.50; the starter "
-                "pool's is 0.89): its reward at weight %.2f is close to noise; rate more paintings, with "
+                "pool's is 0.87): its reward at weight %.2f is close to noise; rate more paintings, with "
                 "tiers that differ", accuracy, weight,
             )  # fmt: skip
         return cls(scorer)

@@ -125,7 +125,7 @@ def test_held_out_pairwise_accuracy_beats_chance_clearly():
     from watercolour_env.server.reward.embedded import EmbeddedScorer
 
     scorer = EmbeddedScorer.fit(Pool.load(str(STARTER_POOL)), folds=5)
-    assert scorer.holdout_accuracy > 0.8  # measured 0.89 with the formless paintings (docs/LOG.md)
+    assert scorer.holdout_accuracy > 0.8  # measured 0.87 with the formless and other-subject paintings (docs/LOG.md)
 
 
 @pytest.mark.slow
@@ -147,7 +147,7 @@ def test_a_weighted_scorer_near_chance_is_a_warning_without_verbose_logging(capl
         assert len(warned) == 1
         caplog.clear()
         EmbeddedTerm.build(None, shuffled, weight=0.0)  # not weighed: nothing to warn about
-        EmbeddedTerm.build(None, starter, weight=0.9)  # the starter pool: 0.89
+        EmbeddedTerm.build(None, starter, weight=0.9)  # the starter pool: 0.87
         assert not [r for r in caplog.records if "close to noise" in r.message]
 
 
