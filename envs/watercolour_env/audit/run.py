@@ -24,6 +24,7 @@ now), under the same reward. Exit status 1 when a probe family fails, 0 otherwis
 from __future__ import annotations
 
 import json
+import os
 import statistics
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -123,6 +124,7 @@ def audit(
         workers: sessions sending episodes at once.
         only: which of `GROUPS` to send ("comment padding" sends the controls too).
     """
+    token = os.environ.get(TOKEN_VARIABLE) if token is None else token
     pool = fetch_pool(env_url, token)
     coverage = SubjectCoverage(pool["subjects"])
     subject = pool["subjects"][0] if pool["subjects"] else "a hibiscus"

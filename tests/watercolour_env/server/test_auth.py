@@ -151,3 +151,16 @@ def test_no_server_is_one_line_too(monkeypatch):
     finished = episode_cli(url)
     assert finished.returncode == 2 and "no environment server answered" in finished.stderr
     assert "Traceback" not in finished.stderr
+
+
+def test_the_pool_route_needs_the_token_and_the_audit_sends_it(token_server, monkeypatch):
+    import httpx
+
+    from watercolour_env.audit.run import audit
+
+    url, _records = token_server
+    assert httpx.get(url + "/pool", timeout=60).status_code == 401
+    monkeypatch.setenv("WATERCOLOUR_API_TOKEN", TOKEN)
+    report, rows = audit(url, only=("subject swap",))  # the token from the environment, as the client reads it
+    assert report["subjects"] == ["a hibiscus"] and "references" not in report
+    assert [(r.family, r.refused, r.sent) for r in rows] == [("subject swap", 2, 2)]
