@@ -20,6 +20,11 @@ The thresholds come from measurement (docs/LOG.md, issue 33): 16 honest painting
 audit reach at most 0.20 at the source and 0.84 in the picture; copies edited at the source reach
 0.99-1.0 there, and copies recoloured or rotated 0.88-1.0 in the picture.
 `WATERCOLOUR_COPY_GUARD=false` turns the guard off for someone who wants imitation.
+
+What it misses (the red team of issue 33, `tests/fixtures/sketches/reward-attacks/`): a copy
+re-coded without the composer's helpers and loops (every vertex written out) keeps none of the
+template's shingles, and its picture differs in texture, since p5.brush draws its texture from
+the order of the calls (0.73-0.87 here, where honest paintings reach 0.84).
 """
 
 from __future__ import annotations
