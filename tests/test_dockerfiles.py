@@ -111,7 +111,7 @@ def test_the_deployed_folder_is_what_openenv_push_accepts(env_space):
 
 def test_the_runtime_plan_steps_the_oracle_sketch():
     plan = json.loads((REPO / "spaces/env/validation/runtime.json").read_text())
-    sketch = (REPO / "envs/watercolour_env/pool/starter/sketches/bloom-05.js").read_text()
+    sketch = (REPO / "envs/watercolour_env/audit/sketches/honest/hibiscus-12.js").read_text()  # not a pool copy
     assert plan["actions"] == [{"reply": "```js\n" + sketch + "\n```"}]
     assert set(plan["reset"]["options"]) <= {"subject", "weights", "references"}
     assert len((REPO / "spaces/env/validation/runtime.json").read_bytes()) < 64 * 1024

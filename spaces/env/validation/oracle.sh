@@ -1,7 +1,9 @@
 #!/bin/sh
-# The oracle: one episode with the starter pool's bloom-05 sketch (the action of runtime.json)
-# against a running environment; prints the observation as JSON. With the default weights it
-# scores 0.94 (docs/LOG.md, 2026-12-02; tests/docker/test_images.py checks >= 0.9).
+# The oracle: one episode with an honest hibiscus written for the audit, in no pool
+# (envs/watercolour_env/audit/sketches/honest/hibiscus-12.js, the action of runtime.json), against
+# a running environment; prints the observation as JSON. With the default weights it scores 0.95
+# (docs/LOG.md, 2026-12-04; tests/docker/test_images.py checks >= 0.9). A pool sketch would be a
+# copy now (`copied_reference`, reward 0).
 # Usage: validation/oracle.sh [URL]
 set -eu
 here=$(dirname "$0")
