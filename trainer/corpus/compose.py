@@ -57,14 +57,7 @@ GREENS = ["#5f8a3c", "#4d7a45", "#6b903a", "#3f6c3f", "#587f4a"]
 PAPERS = [(250, 246, 238), (247, 243, 233), (251, 249, 243), (246, 241, 230)]
 
 TEMPLATE = """\
-// {id}: {title}
-const PETALS = {petals}, BLOOMS = [{blooms}]; // x, y, reach, turn
-const WASHES = [{washes}]; // colour, opacity, length, width
-const THROAT = "{throat}", POLLEN = "{pollen}", LEAF = "{leaf}";
-const LEAVES = [{leaves}]; // x, y, heading, length
-const STEM = {stem};
-const BLEED = {bleed}, GRAIN = [{grain}];
-
+// {title}
 function setup() {{
   createCanvas(600, 600, WEBGL);
   angleMode(DEGREES);
@@ -76,61 +69,50 @@ function draw() {{
   background({paper});
   brush.scaleBrushes(3);
   brush.noStroke();
-  brush.fill(LEAF, 190);
+  brush.fill("{leaf}", 190);
   brush.fillTexture(0.4, 0.3);
-  brush.fillBleed(0.02);
-  if (STEM) leaf(...STEM, 0.02);
-  brush.fillBleed(0.2);
-  for (const l of LEAVES) leaf(...l, 0.3);
-  for (const b of BLOOMS) bloom(...b);
+{greens}
+{blooms}
 }}
 
 function bloom(x, y, reach, turn) {{
-  let a = turn + 180 / PETALS;
-  brush.fillBleed(BLEED, "out");
-  brush.fillTexture(GRAIN[0], GRAIN[1]);
-  for (const [colour, alpha, length, width] of WASHES) {{
-    brush.fill(colour, alpha);
-    petals(x, y, turn, reach * length, width);
-  }}
-  brush.fillBleed(BLEED / 4);
-  brush.fill(THROAT, 250);
+  brush.fillBleed({bleed}, "out");
+  brush.fillTexture({grain});
+{washes}
+  brush.fillBleed({throat_bleed});
+  brush.fill("{throat}", 250);
   petals(x, y, turn, reach * 0.3, 0.4);
   brush.circle(x, y, reach * 0.1);
-  leaf(x, y, a, reach * 0.8, 0.03);
-  brush.fill(POLLEN, 250);
-  for (let f = 0.6; f < 0.85; f += 0.04) {{
-    let b = a + 10 * sin(f * 3000);
-    brush.circle(x + cos(b) * reach * f, y + sin(b) * reach * f, 5);
+  leaf(x, y, turn + {half}, reach * 0.8, 0.03);
+  brush.fill("{pollen}", 250);
+  for (let f = 0.6; f < 0.85; f += 0.05) {{
+    brush.circle(x + cos(turn + {pollen_turn}) * reach * f, y + sin(turn + {pollen_turn}) * reach * f, 5);
   }}
 }}
 
-// petals: fans from the throat to a ruffled rim
 function petals(x, y, turn, reach, width) {{
-  for (let k = 0; k < 360; k += 360 / PETALS) {{
-    let heading = turn + k, half = width * 180 / PETALS;
+  for (let k = 0; k < 360; k += {step}) {{
     brush.beginShape(0.75);
     brush.vertex(x, y);
     for (let s = -1; s <= 1.01; s += 0.2) {{
-      let a = heading + s * half, r = reach * (1 - 0.2 * s * s + 0.05 * sin(s * 500 + heading));
+      let a = turn + k + s * width * {half};
+      let r = reach * (1 - 0.2 * s * s + 0.05 * sin(s * 500 + turn + k));
       brush.vertex(x + cos(a) * r, y + sin(a) * r);
     }}
     brush.endShape(true);
   }}
 }}
 
-// a pointed lens: leaf, stem or column
 function leaf(x, y, heading, size, fat) {{
   let c = cos(heading), d = sin(heading);
   brush.beginShape(0.9);
-  for (let s = 0; s < 2; s += 0.25) {{
-    let t = min(s, 2 - s), along = size * t, off = (s <= 1 ? fat : -fat) * size * sin(t * 180);
+  for (let s = 0; s < 360; s += 45) {{
+    let along = size * (1 - cos(s)) / 2, off = fat * size * sin(s);
     brush.vertex(x + along * c - off * d, y + along * d + off * c);
   }}
   brush.endShape(true);
 }}
 """
-
 
 def fmt(value: float) -> str:
     """A short number: integers bare, others to two places."""
@@ -210,22 +192,33 @@ def plan(index: int, rng: random.Random) -> dict:
 
 
 def render(sketch_id: str, p: dict) -> str:
-    """The sketch's source."""
-    row = lambda values: "[" + ", ".join(str(round(v)) for v in values) + "]"  # noqa: E731
+    """The sketch's source: every number written where it is used, no tables, so it stays short."""
+    n = lambda values: ", ".join(str(round(v)) for v in values)  # noqa: E731
+    greens = []
+    if p["stem"]:
+        greens += ["  brush.fillBleed(0.02);", f"  leaf({n(p['stem'])}, 0.02);"]
+    greens.append("  brush.fillBleed(0.2);")
+    greens += [f"  leaf({n(leaf)}, 0.3);" for leaf in p["leaves"]]
+    washes = []
+    for colour, alpha, share, width in p["washes"]:
+        reach = "reach" if round(share, 2) == 1 else f"reach * {fmt(round(share, 2))}"
+        washes += [f'  brush.fill("{colour}", {alpha});', f"  petals(x, y, turn, {reach}, {fmt(width)});"]
     return TEMPLATE.format(
         id=sketch_id,
-        title=p["title"],
-        petals=p["petals"],
-        blooms=", ".join(row(b) for b in p["blooms"]),
-        washes=", ".join(f'["{c}", {a}, {fmt(round(s, 2))}, {fmt(w)}]' for c, a, s, w in p["washes"]),
-        throat=p["throat"],
-        pollen=p["pollen"],
+        title=("" if p["title"].startswith("two") else "a ") + p["title"].split(",")[0],
+        paper=", ".join(str(c) for c in p["paper"]),
         leaf=p["leaf"],
-        leaves=", ".join(row(leaf) for leaf in p["leaves"]),
-        stem=row(p["stem"]) if p["stem"] else "null",
+        greens="\n".join(greens),
+        blooms="\n".join(f"  bloom({n(b)});" for b in p["blooms"]),
         bleed=fmt(p["bleed"]),
         grain=", ".join(fmt(g) for g in p["grain"]),
-        paper=", ".join(str(c) for c in p["paper"]),
+        washes="\n".join(washes),
+        throat_bleed=fmt(p["bleed"] / 4),
+        throat=p["throat"],
+        pollen=p["pollen"],
+        half=180 // p["petals"],
+        pollen_turn=180 // p["petals"] + 6,
+        step=360 // p["petals"],
     )
 
 

@@ -1,11 +1,4 @@
-// warm-04: two peach hibiscuses, 6 petals, 2 washes, 2 leaves
-const PETALS = 6, BLOOMS = [[266, 232, 115, -5], [396, 414, 80, -8]]; // x, y, reach, turn
-const WASHES = [["#fad4b8", 195, 1, 1], ["#e3805a", 215, 0.81, 0.71]]; // colour, opacity, length, width
-const THROAT = "#8b2530", POLLEN = "#f2c442", LEAF = "#5f8a3c";
-const LEAVES = [[309, 244, 16, 106], [228, 283, 127, 101]]; // x, y, heading, length
-const STEM = null;
-const BLEED = 0.17, GRAIN = [0.6, 0.37];
-
+// two peach hibiscuses
 function setup() {
   createCanvas(600, 600, WEBGL);
   angleMode(DEGREES);
@@ -17,55 +10,51 @@ function draw() {
   background(251, 249, 243);
   brush.scaleBrushes(3);
   brush.noStroke();
-  brush.fill(LEAF, 190);
+  brush.fill("#5f8a3c", 190);
   brush.fillTexture(0.4, 0.3);
-  brush.fillBleed(0.02);
-  if (STEM) leaf(...STEM, 0.02);
   brush.fillBleed(0.2);
-  for (const l of LEAVES) leaf(...l, 0.3);
-  for (const b of BLOOMS) bloom(...b);
+  leaf(309, 244, 16, 106, 0.3);
+  leaf(228, 283, 127, 101, 0.3);
+  bloom(266, 232, 115, -5);
+  bloom(396, 414, 80, -8);
 }
 
 function bloom(x, y, reach, turn) {
-  let a = turn + 180 / PETALS;
-  brush.fillBleed(BLEED, "out");
-  brush.fillTexture(GRAIN[0], GRAIN[1]);
-  for (const [colour, alpha, length, width] of WASHES) {
-    brush.fill(colour, alpha);
-    petals(x, y, turn, reach * length, width);
-  }
-  brush.fillBleed(BLEED / 4);
-  brush.fill(THROAT, 250);
+  brush.fillBleed(0.17, "out");
+  brush.fillTexture(0.6, 0.37);
+  brush.fill("#fad4b8", 195);
+  petals(x, y, turn, reach, 1);
+  brush.fill("#e3805a", 215);
+  petals(x, y, turn, reach * 0.81, 0.71);
+  brush.fillBleed(0.04);
+  brush.fill("#8b2530", 250);
   petals(x, y, turn, reach * 0.3, 0.4);
   brush.circle(x, y, reach * 0.1);
-  leaf(x, y, a, reach * 0.8, 0.03);
-  brush.fill(POLLEN, 250);
-  for (let f = 0.6; f < 0.85; f += 0.04) {
-    let b = a + 10 * sin(f * 3000);
-    brush.circle(x + cos(b) * reach * f, y + sin(b) * reach * f, 5);
+  leaf(x, y, turn + 30, reach * 0.8, 0.03);
+  brush.fill("#f2c442", 250);
+  for (let f = 0.6; f < 0.85; f += 0.05) {
+    brush.circle(x + cos(turn + 36) * reach * f, y + sin(turn + 36) * reach * f, 5);
   }
 }
 
-// petals: fans from the throat to a ruffled rim
 function petals(x, y, turn, reach, width) {
-  for (let k = 0; k < 360; k += 360 / PETALS) {
-    let heading = turn + k, half = width * 180 / PETALS;
+  for (let k = 0; k < 360; k += 60) {
     brush.beginShape(0.75);
     brush.vertex(x, y);
     for (let s = -1; s <= 1.01; s += 0.2) {
-      let a = heading + s * half, r = reach * (1 - 0.2 * s * s + 0.05 * sin(s * 500 + heading));
+      let a = turn + k + s * width * 30;
+      let r = reach * (1 - 0.2 * s * s + 0.05 * sin(s * 500 + turn + k));
       brush.vertex(x + cos(a) * r, y + sin(a) * r);
     }
     brush.endShape(true);
   }
 }
 
-// a pointed lens: leaf, stem or column
 function leaf(x, y, heading, size, fat) {
   let c = cos(heading), d = sin(heading);
   brush.beginShape(0.9);
-  for (let s = 0; s < 2; s += 0.25) {
-    let t = min(s, 2 - s), along = size * t, off = (s <= 1 ? fat : -fat) * size * sin(t * 180);
+  for (let s = 0; s < 360; s += 45) {
+    let along = size * (1 - cos(s)) / 2, off = fat * size * sin(s);
     brush.vertex(x + along * c - off * d, y + along * d + off * c);
   }
   brush.endShape(true);

@@ -1,11 +1,4 @@
-// warm-06: crimson-eyed white hibiscus, 5 petals, 3 washes, 3 leaves, stem
-const PETALS = 5, BLOOMS = [[316, 293, 130, 17]]; // x, y, reach, turn
-const WASHES = [["#e8c6c2", 195, 1, 1], ["#dfb3b6", 201, 0.91, 0.64], ["#c0183f", 215, 0.41, 0.49]]; // colour, opacity, length, width
-const THROAT = "#55081e", POLLEN = "#f1cf4e", LEAF = "#4d7a45";
-const LEAVES = [[388, 299, 5, 147], [357, 343, 51, 129], [305, 248, 256, 137]]; // x, y, heading, length
-const STEM = [331, 336, 71, 205];
-const BLEED = 0.26, GRAIN = [0.48, 0.46];
-
+// a crimson-eyed white hibiscus
 function setup() {
   createCanvas(600, 600, WEBGL);
   angleMode(DEGREES);
@@ -17,55 +10,55 @@ function draw() {
   background(246, 241, 230);
   brush.scaleBrushes(3);
   brush.noStroke();
-  brush.fill(LEAF, 190);
+  brush.fill("#4d7a45", 190);
   brush.fillTexture(0.4, 0.3);
   brush.fillBleed(0.02);
-  if (STEM) leaf(...STEM, 0.02);
+  leaf(331, 336, 71, 205, 0.02);
   brush.fillBleed(0.2);
-  for (const l of LEAVES) leaf(...l, 0.3);
-  for (const b of BLOOMS) bloom(...b);
+  leaf(388, 299, 5, 147, 0.3);
+  leaf(357, 343, 51, 129, 0.3);
+  leaf(305, 248, 256, 137, 0.3);
+  bloom(316, 293, 130, 17);
 }
 
 function bloom(x, y, reach, turn) {
-  let a = turn + 180 / PETALS;
-  brush.fillBleed(BLEED, "out");
-  brush.fillTexture(GRAIN[0], GRAIN[1]);
-  for (const [colour, alpha, length, width] of WASHES) {
-    brush.fill(colour, alpha);
-    petals(x, y, turn, reach * length, width);
-  }
-  brush.fillBleed(BLEED / 4);
-  brush.fill(THROAT, 250);
+  brush.fillBleed(0.26, "out");
+  brush.fillTexture(0.48, 0.46);
+  brush.fill("#e8c6c2", 195);
+  petals(x, y, turn, reach, 1);
+  brush.fill("#dfb3b6", 201);
+  petals(x, y, turn, reach * 0.91, 0.64);
+  brush.fill("#c0183f", 215);
+  petals(x, y, turn, reach * 0.41, 0.49);
+  brush.fillBleed(0.07);
+  brush.fill("#55081e", 250);
   petals(x, y, turn, reach * 0.3, 0.4);
   brush.circle(x, y, reach * 0.1);
-  leaf(x, y, a, reach * 0.8, 0.03);
-  brush.fill(POLLEN, 250);
-  for (let f = 0.6; f < 0.85; f += 0.04) {
-    let b = a + 10 * sin(f * 3000);
-    brush.circle(x + cos(b) * reach * f, y + sin(b) * reach * f, 5);
+  leaf(x, y, turn + 36, reach * 0.8, 0.03);
+  brush.fill("#f1cf4e", 250);
+  for (let f = 0.6; f < 0.85; f += 0.05) {
+    brush.circle(x + cos(turn + 42) * reach * f, y + sin(turn + 42) * reach * f, 5);
   }
 }
 
-// petals: fans from the throat to a ruffled rim
 function petals(x, y, turn, reach, width) {
-  for (let k = 0; k < 360; k += 360 / PETALS) {
-    let heading = turn + k, half = width * 180 / PETALS;
+  for (let k = 0; k < 360; k += 72) {
     brush.beginShape(0.75);
     brush.vertex(x, y);
     for (let s = -1; s <= 1.01; s += 0.2) {
-      let a = heading + s * half, r = reach * (1 - 0.2 * s * s + 0.05 * sin(s * 500 + heading));
+      let a = turn + k + s * width * 36;
+      let r = reach * (1 - 0.2 * s * s + 0.05 * sin(s * 500 + turn + k));
       brush.vertex(x + cos(a) * r, y + sin(a) * r);
     }
     brush.endShape(true);
   }
 }
 
-// a pointed lens: leaf, stem or column
 function leaf(x, y, heading, size, fat) {
   let c = cos(heading), d = sin(heading);
   brush.beginShape(0.9);
-  for (let s = 0; s < 2; s += 0.25) {
-    let t = min(s, 2 - s), along = size * t, off = (s <= 1 ? fat : -fat) * size * sin(t * 180);
+  for (let s = 0; s < 360; s += 45) {
+    let along = size * (1 - cos(s)) / 2, off = fat * size * sin(s);
     brush.vertex(x + along * c - off * d, y + along * d + off * c);
   }
   brush.endShape(true);

@@ -1,11 +1,4 @@
-// warm-13: yellow hibiscus, 5 petals, 3 washes, 2 leaves, stem
-const PETALS = 5, BLOOMS = [[285, 290, 136, 10]]; // x, y, reach, turn
-const WASHES = [["#f8e69c", 198, 1, 1], ["#f3cd4f", 205, 0.92, 0.62], ["#e6a12c", 226, 0.53, 0.48]]; // colour, opacity, length, width
-const THROAT = "#9c1d36", POLLEN = "#e2742a", LEAF = "#587f4a";
-const LEAVES = [[337, 254, 325, 133], [275, 211, 263, 142]]; // x, y, heading, length
-const STEM = [290, 338, 84, 246];
-const BLEED = 0.17, GRAIN = [0.43, 0.35];
-
+// a yellow hibiscus
 function setup() {
   createCanvas(600, 600, WEBGL);
   angleMode(DEGREES);
@@ -17,55 +10,54 @@ function draw() {
   background(250, 246, 238);
   brush.scaleBrushes(3);
   brush.noStroke();
-  brush.fill(LEAF, 190);
+  brush.fill("#587f4a", 190);
   brush.fillTexture(0.4, 0.3);
   brush.fillBleed(0.02);
-  if (STEM) leaf(...STEM, 0.02);
+  leaf(290, 338, 84, 246, 0.02);
   brush.fillBleed(0.2);
-  for (const l of LEAVES) leaf(...l, 0.3);
-  for (const b of BLOOMS) bloom(...b);
+  leaf(337, 254, 325, 133, 0.3);
+  leaf(275, 211, 263, 142, 0.3);
+  bloom(285, 290, 136, 10);
 }
 
 function bloom(x, y, reach, turn) {
-  let a = turn + 180 / PETALS;
-  brush.fillBleed(BLEED, "out");
-  brush.fillTexture(GRAIN[0], GRAIN[1]);
-  for (const [colour, alpha, length, width] of WASHES) {
-    brush.fill(colour, alpha);
-    petals(x, y, turn, reach * length, width);
-  }
-  brush.fillBleed(BLEED / 4);
-  brush.fill(THROAT, 250);
+  brush.fillBleed(0.17, "out");
+  brush.fillTexture(0.43, 0.35);
+  brush.fill("#f8e69c", 198);
+  petals(x, y, turn, reach, 1);
+  brush.fill("#f3cd4f", 205);
+  petals(x, y, turn, reach * 0.92, 0.62);
+  brush.fill("#e6a12c", 226);
+  petals(x, y, turn, reach * 0.53, 0.48);
+  brush.fillBleed(0.04);
+  brush.fill("#9c1d36", 250);
   petals(x, y, turn, reach * 0.3, 0.4);
   brush.circle(x, y, reach * 0.1);
-  leaf(x, y, a, reach * 0.8, 0.03);
-  brush.fill(POLLEN, 250);
-  for (let f = 0.6; f < 0.85; f += 0.04) {
-    let b = a + 10 * sin(f * 3000);
-    brush.circle(x + cos(b) * reach * f, y + sin(b) * reach * f, 5);
+  leaf(x, y, turn + 36, reach * 0.8, 0.03);
+  brush.fill("#e2742a", 250);
+  for (let f = 0.6; f < 0.85; f += 0.05) {
+    brush.circle(x + cos(turn + 42) * reach * f, y + sin(turn + 42) * reach * f, 5);
   }
 }
 
-// petals: fans from the throat to a ruffled rim
 function petals(x, y, turn, reach, width) {
-  for (let k = 0; k < 360; k += 360 / PETALS) {
-    let heading = turn + k, half = width * 180 / PETALS;
+  for (let k = 0; k < 360; k += 72) {
     brush.beginShape(0.75);
     brush.vertex(x, y);
     for (let s = -1; s <= 1.01; s += 0.2) {
-      let a = heading + s * half, r = reach * (1 - 0.2 * s * s + 0.05 * sin(s * 500 + heading));
+      let a = turn + k + s * width * 36;
+      let r = reach * (1 - 0.2 * s * s + 0.05 * sin(s * 500 + turn + k));
       brush.vertex(x + cos(a) * r, y + sin(a) * r);
     }
     brush.endShape(true);
   }
 }
 
-// a pointed lens: leaf, stem or column
 function leaf(x, y, heading, size, fat) {
   let c = cos(heading), d = sin(heading);
   brush.beginShape(0.9);
-  for (let s = 0; s < 2; s += 0.25) {
-    let t = min(s, 2 - s), along = size * t, off = (s <= 1 ? fat : -fat) * size * sin(t * 180);
+  for (let s = 0; s < 360; s += 45) {
+    let along = size * (1 - cos(s)) / 2, off = fat * size * sin(s);
     brush.vertex(x + along * c - off * d, y + along * d + off * c);
   }
   brush.endShape(true);

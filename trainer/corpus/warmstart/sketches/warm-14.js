@@ -1,11 +1,4 @@
-// warm-14: crimson-eyed white hibiscus, 5 petals, 2 washes, 1 leaf, stem
-const PETALS = 5, BLOOMS = [[292, 317, 148, -4]]; // x, y, reach, turn
-const WASHES = [["#e8c6c2", 204, 1, 1], ["#c0183f", 206, 0.45, 0.61]]; // colour, opacity, length, width
-const THROAT = "#55081e", POLLEN = "#f1cf4e", LEAF = "#3f6c3f";
-const LEAVES = [[350, 255, 313, 166]]; // x, y, heading, length
-const STEM = [290, 369, 93, 207];
-const BLEED = 0.25, GRAIN = [0.53, 0.45];
-
+// a crimson-eyed white hibiscus
 function setup() {
   createCanvas(600, 600, WEBGL);
   angleMode(DEGREES);
@@ -17,55 +10,51 @@ function draw() {
   background(251, 249, 243);
   brush.scaleBrushes(3);
   brush.noStroke();
-  brush.fill(LEAF, 190);
+  brush.fill("#3f6c3f", 190);
   brush.fillTexture(0.4, 0.3);
   brush.fillBleed(0.02);
-  if (STEM) leaf(...STEM, 0.02);
+  leaf(290, 369, 93, 207, 0.02);
   brush.fillBleed(0.2);
-  for (const l of LEAVES) leaf(...l, 0.3);
-  for (const b of BLOOMS) bloom(...b);
+  leaf(350, 255, 313, 166, 0.3);
+  bloom(292, 317, 148, -4);
 }
 
 function bloom(x, y, reach, turn) {
-  let a = turn + 180 / PETALS;
-  brush.fillBleed(BLEED, "out");
-  brush.fillTexture(GRAIN[0], GRAIN[1]);
-  for (const [colour, alpha, length, width] of WASHES) {
-    brush.fill(colour, alpha);
-    petals(x, y, turn, reach * length, width);
-  }
-  brush.fillBleed(BLEED / 4);
-  brush.fill(THROAT, 250);
+  brush.fillBleed(0.25, "out");
+  brush.fillTexture(0.53, 0.45);
+  brush.fill("#e8c6c2", 204);
+  petals(x, y, turn, reach, 1);
+  brush.fill("#c0183f", 206);
+  petals(x, y, turn, reach * 0.45, 0.61);
+  brush.fillBleed(0.06);
+  brush.fill("#55081e", 250);
   petals(x, y, turn, reach * 0.3, 0.4);
   brush.circle(x, y, reach * 0.1);
-  leaf(x, y, a, reach * 0.8, 0.03);
-  brush.fill(POLLEN, 250);
-  for (let f = 0.6; f < 0.85; f += 0.04) {
-    let b = a + 10 * sin(f * 3000);
-    brush.circle(x + cos(b) * reach * f, y + sin(b) * reach * f, 5);
+  leaf(x, y, turn + 36, reach * 0.8, 0.03);
+  brush.fill("#f1cf4e", 250);
+  for (let f = 0.6; f < 0.85; f += 0.05) {
+    brush.circle(x + cos(turn + 42) * reach * f, y + sin(turn + 42) * reach * f, 5);
   }
 }
 
-// petals: fans from the throat to a ruffled rim
 function petals(x, y, turn, reach, width) {
-  for (let k = 0; k < 360; k += 360 / PETALS) {
-    let heading = turn + k, half = width * 180 / PETALS;
+  for (let k = 0; k < 360; k += 72) {
     brush.beginShape(0.75);
     brush.vertex(x, y);
     for (let s = -1; s <= 1.01; s += 0.2) {
-      let a = heading + s * half, r = reach * (1 - 0.2 * s * s + 0.05 * sin(s * 500 + heading));
+      let a = turn + k + s * width * 36;
+      let r = reach * (1 - 0.2 * s * s + 0.05 * sin(s * 500 + turn + k));
       brush.vertex(x + cos(a) * r, y + sin(a) * r);
     }
     brush.endShape(true);
   }
 }
 
-// a pointed lens: leaf, stem or column
 function leaf(x, y, heading, size, fat) {
   let c = cos(heading), d = sin(heading);
   brush.beginShape(0.9);
-  for (let s = 0; s < 2; s += 0.25) {
-    let t = min(s, 2 - s), along = size * t, off = (s <= 1 ? fat : -fat) * size * sin(t * 180);
+  for (let s = 0; s < 360; s += 45) {
+    let along = size * (1 - cos(s)) / 2, off = fat * size * sin(s);
     brush.vertex(x + along * c - off * d, y + along * d + off * c);
   }
   brush.endShape(true);

@@ -1,11 +1,4 @@
-// warm-21: yellow hibiscus, 5 petals, 1 wash, 3 leaves, stem
-const PETALS = 5, BLOOMS = [[296, 291, 142, 20]]; // x, y, reach, turn
-const WASHES = [["#f3cd4f", 203, 1, 1]]; // colour, opacity, length, width
-const THROAT = "#9c1d36", POLLEN = "#e2742a", LEAF = "#4d7a45";
-const LEAVES = [[283, 342, 105, 118], [343, 248, 317, 121], [271, 369, 108, 159]]; // x, y, heading, length
-const STEM = [287, 340, 101, 242];
-const BLEED = 0.23, GRAIN = [0.52, 0.46];
-
+// a yellow hibiscus
 function setup() {
   createCanvas(600, 600, WEBGL);
   angleMode(DEGREES);
@@ -17,55 +10,51 @@ function draw() {
   background(247, 243, 233);
   brush.scaleBrushes(3);
   brush.noStroke();
-  brush.fill(LEAF, 190);
+  brush.fill("#4d7a45", 190);
   brush.fillTexture(0.4, 0.3);
   brush.fillBleed(0.02);
-  if (STEM) leaf(...STEM, 0.02);
+  leaf(287, 340, 101, 242, 0.02);
   brush.fillBleed(0.2);
-  for (const l of LEAVES) leaf(...l, 0.3);
-  for (const b of BLOOMS) bloom(...b);
+  leaf(283, 342, 105, 118, 0.3);
+  leaf(343, 248, 317, 121, 0.3);
+  leaf(271, 369, 108, 159, 0.3);
+  bloom(296, 291, 142, 20);
 }
 
 function bloom(x, y, reach, turn) {
-  let a = turn + 180 / PETALS;
-  brush.fillBleed(BLEED, "out");
-  brush.fillTexture(GRAIN[0], GRAIN[1]);
-  for (const [colour, alpha, length, width] of WASHES) {
-    brush.fill(colour, alpha);
-    petals(x, y, turn, reach * length, width);
-  }
-  brush.fillBleed(BLEED / 4);
-  brush.fill(THROAT, 250);
+  brush.fillBleed(0.23, "out");
+  brush.fillTexture(0.52, 0.46);
+  brush.fill("#f3cd4f", 203);
+  petals(x, y, turn, reach, 1);
+  brush.fillBleed(0.06);
+  brush.fill("#9c1d36", 250);
   petals(x, y, turn, reach * 0.3, 0.4);
   brush.circle(x, y, reach * 0.1);
-  leaf(x, y, a, reach * 0.8, 0.03);
-  brush.fill(POLLEN, 250);
-  for (let f = 0.6; f < 0.85; f += 0.04) {
-    let b = a + 10 * sin(f * 3000);
-    brush.circle(x + cos(b) * reach * f, y + sin(b) * reach * f, 5);
+  leaf(x, y, turn + 36, reach * 0.8, 0.03);
+  brush.fill("#e2742a", 250);
+  for (let f = 0.6; f < 0.85; f += 0.05) {
+    brush.circle(x + cos(turn + 42) * reach * f, y + sin(turn + 42) * reach * f, 5);
   }
 }
 
-// petals: fans from the throat to a ruffled rim
 function petals(x, y, turn, reach, width) {
-  for (let k = 0; k < 360; k += 360 / PETALS) {
-    let heading = turn + k, half = width * 180 / PETALS;
+  for (let k = 0; k < 360; k += 72) {
     brush.beginShape(0.75);
     brush.vertex(x, y);
     for (let s = -1; s <= 1.01; s += 0.2) {
-      let a = heading + s * half, r = reach * (1 - 0.2 * s * s + 0.05 * sin(s * 500 + heading));
+      let a = turn + k + s * width * 36;
+      let r = reach * (1 - 0.2 * s * s + 0.05 * sin(s * 500 + turn + k));
       brush.vertex(x + cos(a) * r, y + sin(a) * r);
     }
     brush.endShape(true);
   }
 }
 
-// a pointed lens: leaf, stem or column
 function leaf(x, y, heading, size, fat) {
   let c = cos(heading), d = sin(heading);
   brush.beginShape(0.9);
-  for (let s = 0; s < 2; s += 0.25) {
-    let t = min(s, 2 - s), along = size * t, off = (s <= 1 ? fat : -fat) * size * sin(t * 180);
+  for (let s = 0; s < 360; s += 45) {
+    let along = size * (1 - cos(s)) / 2, off = fat * size * sin(s);
     brush.vertex(x + along * c - off * d, y + along * d + off * c);
   }
   brush.endShape(true);

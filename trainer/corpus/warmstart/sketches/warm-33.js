@@ -1,11 +1,4 @@
-// warm-33: scarlet hibiscus, 5 petals, 3 washes, 2 leaves, stem
-const PETALS = 5, BLOOMS = [[294, 306, 133, 7]]; // x, y, reach, turn
-const WASHES = [["#f3a19b", 197, 1, 1], ["#e2473f", 207, 0.91, 0.63], ["#b01e2c", 233, 0.52, 0.54]]; // colour, opacity, length, width
-const THROAT = "#5c0a1b", POLLEN = "#f2c12e", LEAF = "#3f6c3f";
-const LEAVES = [[241, 268, 216, 144], [312, 228, 283, 120]]; // x, y, heading, length
-const STEM = [293, 352, 92, 248];
-const BLEED = 0.29, GRAIN = [0.37, 0.35];
-
+// a scarlet hibiscus
 function setup() {
   createCanvas(600, 600, WEBGL);
   angleMode(DEGREES);
@@ -17,55 +10,54 @@ function draw() {
   background(246, 241, 230);
   brush.scaleBrushes(3);
   brush.noStroke();
-  brush.fill(LEAF, 190);
+  brush.fill("#3f6c3f", 190);
   brush.fillTexture(0.4, 0.3);
   brush.fillBleed(0.02);
-  if (STEM) leaf(...STEM, 0.02);
+  leaf(293, 352, 92, 248, 0.02);
   brush.fillBleed(0.2);
-  for (const l of LEAVES) leaf(...l, 0.3);
-  for (const b of BLOOMS) bloom(...b);
+  leaf(241, 268, 216, 144, 0.3);
+  leaf(312, 228, 283, 120, 0.3);
+  bloom(294, 306, 133, 7);
 }
 
 function bloom(x, y, reach, turn) {
-  let a = turn + 180 / PETALS;
-  brush.fillBleed(BLEED, "out");
-  brush.fillTexture(GRAIN[0], GRAIN[1]);
-  for (const [colour, alpha, length, width] of WASHES) {
-    brush.fill(colour, alpha);
-    petals(x, y, turn, reach * length, width);
-  }
-  brush.fillBleed(BLEED / 4);
-  brush.fill(THROAT, 250);
+  brush.fillBleed(0.29, "out");
+  brush.fillTexture(0.37, 0.35);
+  brush.fill("#f3a19b", 197);
+  petals(x, y, turn, reach, 1);
+  brush.fill("#e2473f", 207);
+  petals(x, y, turn, reach * 0.91, 0.63);
+  brush.fill("#b01e2c", 233);
+  petals(x, y, turn, reach * 0.52, 0.54);
+  brush.fillBleed(0.07);
+  brush.fill("#5c0a1b", 250);
   petals(x, y, turn, reach * 0.3, 0.4);
   brush.circle(x, y, reach * 0.1);
-  leaf(x, y, a, reach * 0.8, 0.03);
-  brush.fill(POLLEN, 250);
-  for (let f = 0.6; f < 0.85; f += 0.04) {
-    let b = a + 10 * sin(f * 3000);
-    brush.circle(x + cos(b) * reach * f, y + sin(b) * reach * f, 5);
+  leaf(x, y, turn + 36, reach * 0.8, 0.03);
+  brush.fill("#f2c12e", 250);
+  for (let f = 0.6; f < 0.85; f += 0.05) {
+    brush.circle(x + cos(turn + 42) * reach * f, y + sin(turn + 42) * reach * f, 5);
   }
 }
 
-// petals: fans from the throat to a ruffled rim
 function petals(x, y, turn, reach, width) {
-  for (let k = 0; k < 360; k += 360 / PETALS) {
-    let heading = turn + k, half = width * 180 / PETALS;
+  for (let k = 0; k < 360; k += 72) {
     brush.beginShape(0.75);
     brush.vertex(x, y);
     for (let s = -1; s <= 1.01; s += 0.2) {
-      let a = heading + s * half, r = reach * (1 - 0.2 * s * s + 0.05 * sin(s * 500 + heading));
+      let a = turn + k + s * width * 36;
+      let r = reach * (1 - 0.2 * s * s + 0.05 * sin(s * 500 + turn + k));
       brush.vertex(x + cos(a) * r, y + sin(a) * r);
     }
     brush.endShape(true);
   }
 }
 
-// a pointed lens: leaf, stem or column
 function leaf(x, y, heading, size, fat) {
   let c = cos(heading), d = sin(heading);
   brush.beginShape(0.9);
-  for (let s = 0; s < 2; s += 0.25) {
-    let t = min(s, 2 - s), along = size * t, off = (s <= 1 ? fat : -fat) * size * sin(t * 180);
+  for (let s = 0; s < 360; s += 45) {
+    let along = size * (1 - cos(s)) / 2, off = fat * size * sin(s);
     brush.vertex(x + along * c - off * d, y + along * d + off * c);
   }
   brush.endShape(true);
