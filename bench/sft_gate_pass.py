@@ -5,9 +5,11 @@
 Samples `--samples` replies of the embedded policy to the environment's own prompt (system
 prompt + user prompt for the default subject, no primer) at `--temperature` (1.0), without and
 with the adapter, with the same sampling seeds, and puts every reply through the environment's
-gate (source checks, then a real render and the render checks). Prints per model: replies that
-pass, the pass rate, the commonest violations and the median reply length, and the ratio of the
-two pass rates; writes everything, replies included, to `--out` (JSON).
+gate (source checks, a real render, the render checks, then the copy guard against the starter
+pool, as the environment runs it by default). Prints per model: replies that pass, the pass
+rate, the replies named copies of the pool, the embedded taste score of those that pass (median
+and range), the commonest violations and the median reply length, and the ratio of the two pass
+rates; writes everything, replies included, to `--out` (JSON).
 """
 
 from __future__ import annotations
@@ -21,8 +23,11 @@ from pathlib import Path
 
 import torch
 
-from watercolour_env.server.gate import check_render, check_source
+from watercolour_env.pool import STARTER_POOL, Pool
+from watercolour_env.server.copies import CopyGuard
+from watercolour_env.server.gate import check_copy, check_render, check_source
 from watercolour_env.server.prompt import DEFAULT_SUBJECT, SYSTEM_PROMPT, user_prompt
+from watercolour_env.server.reward.embedded import EmbeddedScorer
 from watercolour_env.server.sandbox import Renderer
 from watercolour_trainer.policy import EMBEDDED_POLICY, load_policy
 from watercolour_trainer.train import load_adapter
@@ -59,14 +64,17 @@ def sample(model, tokenizer, n: int, temperature: float, max_new_tokens: int, ba
     return replies
 
 
-def gate_all(replies: list[dict], renderer: Renderer) -> None:
-    """Adds `passed` and `violations` to each reply, through the environment's gate."""
+def gate_all(replies: list[dict], renderer: Renderer, guard: CopyGuard, scorer: EmbeddedScorer) -> None:
+    """Adds `passed`, `violations`, `copied` (the pool sketch it reproduces, or None) and `score`
+    (the embedded taste model's, in [0, 1], for replies that pass) to each reply."""
     for i, item in enumerate(replies):
         gate = check_source(item["reply"])
         if gate.passed:
-            gate = check_render(gate, renderer.render(gate.sketch or "", seed=i))
+            gate = check_copy(check_render(gate, renderer.render(gate.sketch or "", seed=i)), guard)
         item["passed"] = gate.passed
         item["violations"] = [v.value for v in gate.violations]
+        item["copied"] = gate.copied.reference if gate.copied else None
+        item["score"] = scorer.score(gate.render.png) if gate.passed and gate.render else None
 
 
 def main() -> None:
@@ -85,6 +93,8 @@ def main() -> None:
         sampled = json.loads(Path(args.replies).read_text())
         results = {name: sampled[name] for name in ("base", "sft") if name in sampled}
         print(f"gating {args.replies}: sampled on {sampled['device']} with {sampled['args']}")
+    pool = Pool.load(str(STARTER_POOL))
+    guard, scorer = CopyGuard(pool), EmbeddedScorer.fit(pool, folds=0)
     with Renderer(workers=2) as renderer:
         for name in results if args.replies else ("base", "sft"):
             if name not in results:
@@ -95,9 +105,10 @@ def main() -> None:
                 started = time.perf_counter()
                 replies = sample(model, tokenizer, args.samples, args.temperature, args.max_new_tokens, args.batch)
                 results[name] = {"seconds": round(time.perf_counter() - started, 1), "replies": replies}
-            gate_all(results[name]["replies"], renderer)
+            gate_all(results[name]["replies"], renderer, guard, scorer)
 
-    print(f"\n{'model':<6} {'passed':>8} {'rate':>6} {'median tokens':>14} {'sampling s':>10}  commonest violations")
+    print(f"\n{'model':<6} {'passed':>8} {'rate':>6} {'copies':>6} {'score median [range]':>22} "
+          f"{'median tokens':>14} {'sampling s':>10}  commonest violations")  # fmt: skip
     rates = {}
     for name, result in results.items():
         replies = result["replies"]
@@ -105,7 +116,11 @@ def main() -> None:
         rates[name] = passed / len(replies)
         tokens = statistics.median(r["tokens"] for r in replies)
         common = Counter(v for r in replies for v in r["violations"]).most_common(4)
-        print(f"{name:<6} {passed:>4}/{len(replies):<3} {rates[name]:>6.0%} {tokens:>14.0f} {result['seconds']:>10}  "
+        copies = sum(r["copied"] is not None for r in replies)
+        scores = sorted(r["score"] for r in replies if r["score"] is not None)
+        spread = f"{statistics.median(scores):.3f} [{scores[0]:.3f}, {scores[-1]:.3f}]" if scores else "-"
+        print(f"{name:<6} {passed:>4}/{len(replies):<3} {rates[name]:>6.0%} {copies:>6} {spread:>22} "
+              f"{tokens:>14.0f} {result['seconds']:>10}  "
               + ", ".join(f"{v} {c}" for v, c in common))  # fmt: skip
     if "base" in rates and "sft" in rates:
         ratio = "n/a (no base reply passed)" if rates["base"] == 0 else f"{rates['sft'] / rates['base']:.1f}x"

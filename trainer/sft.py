@@ -1,6 +1,6 @@
 """Supervised fine-tuning on a pool's sketches: the first stage of the recipe, before GRPO.
 
-    watercolour sft --pool PATH [--tiers love,okay] [--model ...] --output_dir runs/sft [SFTConfig flags]
+    watercolour sft [--pool PATH] [--tiers love,okay] [--model ...] --output_dir runs/sft [SFTConfig flags]
 
 Each painting of the chosen tiers becomes one conversational prompt-completion example: the
 environment's own system prompt and user prompt for the painting's subject, and the sketch as
@@ -27,19 +27,26 @@ from peft import LoraConfig
 from trl import SFTConfig, SFTTrainer, TrlParser
 
 from watercolour_env.errors import ConfigError
-from watercolour_env.pool import STARTER_POOL, Pool, Tier
+from watercolour_env.pool import Pool, Tier
 from watercolour_env.server.prompt import SYSTEM_PROMPT, user_prompt
 from watercolour_trainer.arguments import with_config_flag
 from watercolour_trainer.policy import EMBEDDED_POLICY, load_policy
 
 log = logging.getLogger(__name__)
 
+WARMSTART_CORPUS = Path(__file__).parent / "corpus" / "warmstart"
+"""The warm start's own 48 hibiscus sketches (its README), kept apart from the reward's pool: a policy
+fine-tuned on the pool it is judged against learns its answers, and the copy guard fails them."""
+
 
 @dataclass
 class SFTArguments:
     """Which pool, which tiers, which model, and the adapter's shape."""
 
-    pool: str = field(default=str(STARTER_POOL), metadata={"help": "The pool: a folder or user/name@revision."})
+    pool: str = field(
+        default=str(WARMSTART_CORPUS),
+        metadata={"help": "Sketches to learn from: a pool folder or user/name@revision; not the reward's pool."},
+    )
     tiers: str = field(default="love,okay", metadata={"help": "Comma-separated tiers to learn from."})
     model: str = field(default=EMBEDDED_POLICY, metadata={"help": "Model id, folder, .gguf, or the embedded policy."})
     lora_r: int = field(default=16, metadata={"help": "LoRA rank (> 0)."})

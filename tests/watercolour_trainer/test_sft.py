@@ -79,7 +79,7 @@ def test_sft_writes_an_adapter_that_grpo_starts_from(tiny_model, tmp_path):
     assert run.returncode == 0, run.stderr[-2000:]
     assert (out / "adapter_config.json").is_file() and (out / "adapter_model.safetensors").is_file()
     provenance = json.loads((out / "sft_provenance.json").read_text())
-    assert provenance["steps"] == 2 and len(provenance["examples"]) == 46  # 19 love + 27 okay
+    assert provenance["steps"] == 2 and len(provenance["examples"]) == 48  # the warm-start corpus: 36 love + 12 okay
     assert provenance["command"].startswith("watercolour sft --model ")
 
     from watercolour_trainer.policy import load_policy
