@@ -1,8 +1,8 @@
 """`watercolour demo`: start an environment server on loopback, train 2 GRPO steps, stop it.
 
 The main job end to end on the embedded defaults (trainer/configs/demo.yaml): the 135M
-SmolLM2 policy with the shipped demo adapter (SFT on the starter pool's short sketches, so 4
-replies decode in about 3 minutes on 2 cores), on the CPU, 4 unprimed generations per prompt.
+SmolLM2 policy with the shipped demo adapter (SFT on the warm-start corpus's short sketches, so
+4 replies decode in about 4 minutes on 2 cores), on the CPU, 4 unprimed generations per prompt.
 Flags after `demo` go to the trainer and win (`--adapter DIR`, `--max_steps 1`).
 """
 
