@@ -5,7 +5,8 @@ reward alone decides. A reward that ranks any of these above its pool's okay med
 for something that is not a painting (issue 33; numbers in docs/LOG.md).
 
 Families (`FAMILIES`): stripes (swatch cards), grids, scatters, concentric rings, clouds of
-circles, single blobs, washes, many-hue patches; each in several sizes and palettes.
+circles, single blobs, washes, many-hue patches, and rays (starbursts and asterisks: a radial form
+with a dark centre that is not a bloom); each in several sizes and palettes.
 
     >>> sources = family_sketches()
     >>> sorted({name.split("-")[0] for name in sources}) == sorted(FAMILIES)
@@ -17,7 +18,8 @@ from __future__ import annotations
 import math
 import random
 
-FAMILIES = ("stripes", "grid", "scatter", "rings", "cloud", "blob", "wash", "patches")
+FAMILIES = ("stripes", "grid", "scatter", "rings", "cloud", "blob", "wash", "patches", "rays")
+"""In draw order: a new family goes last, so that the earlier families' seeded probes stay the same."""
 
 PALETTES = {
     "pale": [
@@ -189,6 +191,38 @@ def patches(count: int, size: float, palette: str, rng: random.Random) -> list[s
     return lines
 
 
+def rays(count: int, reach: float, palette: str, spread: float, washes: bool, rng: random.Random) -> list[str]:
+    """A starburst: `count` wedge-shaped rays from the centre, in two washes, round a dark centre.
+
+    Each ray is a wedge of half-angle `spread` x (180 / count) degrees (spread < 1 leaves a gap
+    between rays, so it is a star, not a disc), reaching `reach` px, with a flat or a pointed end;
+    `washes` lays a pale wash behind it first, as the red team's starbursts did (docs/LOG.md,
+    issue 33). The centre is the palette's darkest colour.
+    """
+    lines = wash(560, _colours("pale", 3, rng), rng) if washes else []
+    colours = PALETTES[palette]
+    turn, half, tip = rng.uniform(0, 360 / count), spread * 180 / count, rng.choice([1.0, 1.15])
+    for layer, length in enumerate((1.0, 0.65)):
+        lines += _fill(colours[layer % len(colours)], 130 + 50 * layer, bleed=0.2)
+        for k in range(count):
+            a = turn + 360 * k / count
+            ends = [_polar(reach * length, a - half), _polar(reach * length * tip, a), _polar(reach * length, a + half)]
+            lines.append("brush.beginShape(0);")
+            lines += [f"brush.vertex({x:.0f}, {y:.0f});" for x, y in [(300, 300), *ends]]
+            lines.append("brush.endShape(true);")
+    lines += _fill(min(colours, key=_lightness), 235, bleed=0.05)
+    lines.append(f"brush.circle(300, 300, {reach * rng.uniform(0.08, 0.16):.0f});")
+    return lines
+
+
+def _lightness(colour: str) -> int:
+    return sum(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+
+
+def _polar(r: float, degrees: float) -> tuple[float, float]:
+    return 300 + r * math.cos(math.radians(degrees)), 300 + r * math.sin(math.radians(degrees))
+
+
 def _probe(family: str, rng: random.Random) -> tuple[str, list[str]]:
     """One probe of `family` with parameters drawn from `rng`: (variant name, draw lines)."""
     palette = rng.choice(sorted(PALETTES))
@@ -213,8 +247,12 @@ def _probe(family: str, rng: random.Random) -> tuple[str, list[str]]:
     if family == "wash":
         height = rng.choice([200, 300, 400, 500, 560])
         return f"{palette}-{height}", wash(height, _colours(palette, rng.choice([2, 3, 4]), rng), rng)
-    count, size = rng.choice([6, 9, 12, 16, 25]), rng.choice([45, 60, 75, 90])
-    return f"{count}-{palette}-{size}", patches(count, size, palette, rng)
+    if family == "patches":
+        count, size = rng.choice([6, 9, 12, 16, 25]), rng.choice([45, 60, 75, 90])
+        return f"{count}-{palette}-{size}", patches(count, size, palette, rng)
+    count, reach, washes = rng.choice([12, 16, 20, 24, 32]), rng.choice([110, 140, 170, 200]), rng.random() < 0.5
+    spread = rng.choice([0.2, 0.35, 0.5])
+    return f"{count}-{palette}-{reach}{'-washed' if washes else ''}", rays(count, reach, palette, spread, washes, rng)
 
 
 def family_sketches(per_family: int = 6, seed: int = 0, title: str = "formless probe: {name}") -> dict[str, str]:

@@ -70,7 +70,8 @@ def test_a_family_the_pool_never_saw_still_scores_below_its_okay_median(probes):
     above = {}
     for family in FAMILIES:
         keep = np.array([not r.id.startswith(f"formless-{family}-") for r in pool.references])
-        assert (~keep).sum() >= 2  # the pool holds this family
+        # the pool holds every family but rays, which no fit has seen (its starbursts are not rated)
+        assert (~keep).sum() >= 2 or family == "rays"
         scorer = EmbeddedScorer._fit_arrays(features[keep], ranks[keep], 3.0)
         okay = statistics.median(
             scorer.score(r.png) for r, k in zip(pool.references, keep, strict=True) if k and r.tier is Tier.OKAY

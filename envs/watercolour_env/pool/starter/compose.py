@@ -286,6 +286,8 @@ def main() -> None:
     # a painting (issue 33); `watercolour audit` sends other draws of the same families (seed 0)
     title = "starter pool: formless-{name}\n// formless: no subject, rated nope (issue 33)"
     for name, source in family_sketches(FORMLESS_PER_FAMILY, FORMLESS_SEED, title).items():
+        if name.startswith("rays-"):  # held out of the pool: the audit's starbursts meet `teeth` unseen
+            continue
         (folder / f"formless-{name}.js").write_text(source, encoding="utf-8")
     print(f"wrote {len(list(folder.glob('*.js')))} sketches to {folder}")
 

@@ -1,16 +1,16 @@
 """The embedded scorer: a small preference model fitted on the pool's tiers, no network, no weights.
 
-It turns a painting into 23 image features (`FEATURES`: coverage, colour, value, layering, edge
+It turns a painting into 24 image features (`FEATURES`: coverage, colour, value, layering, edge
 softness, composition, and form: straight edges, separate parts, the outline's petals, a dark
-centre, one dominant hue), standardises them on the pool, and fits a Bradley-Terry model on every
-cross-tier pair of the pool (love > okay > nope) over 17 of them (`PREFERENCE_FEATURES`):
-P(a beats b) = sigmoid(w . (z_a - z_b)), L2-regularised, solved by Newton's method.
+centre, one dominant hue, rays rather than petals), standardises them on the pool, and fits a
+Bradley-Terry model on every cross-tier pair of the pool (love > okay > nope) over 17 of them
+(`PREFERENCE_FEATURES`): P(a beats b) = sigmoid(w . (z_a - z_b)), L2-regularised, solved by Newton's method.
 
 A linear utility extrapolates: past the pool, "more of what love has" keeps paying, and a swatch
 card of 12 pale hues outscored every painting of the pool (issue 33, docs/LOG.md). So the scorer
-does not reward a form the pool does not span: each of the 14 `RANGE_FEATURES` (form, composition,
+does not reward a form the pool does not span: each of the 12 `RANGE_FEATURES` (form, composition,
 hue count) outside the range of the pool's love and okay paintings costs `OUTSIDE_WEIGHT` per
-standard deviation past the range. The
+standard deviation past the range (`TEETH_SCALE` times that for `teeth`, rays). The
 score of a painting is sigmoid(u - m), u = w . z - OUTSIDE_WEIGHT * outside, m the median utility
 of the pool, so a painting like the pool's middle scores 0.5. Fitted at start-up from the
 configured pool: change the pool and the reward changes, without touching code.
@@ -44,6 +44,11 @@ OUTSIDE_WEIGHT = 2.0
 """Utility lost per standard deviation a range feature lies outside the pool's love and okay range
 (of 1, 2 and 3, 2 gave the best held-out accuracy with every formless family below the okay
 median, also when left out of the fit; docs/LOG.md, issue 33)."""
+TEETH_SCALE = 6.0
+"""How many times `OUTSIDE_WEIGHT` a painting loses per standard deviation of `teeth` past the
+pool's range. At 1 four of six starbursts stayed above the okay median; at 3 one (0.946); at 6
+none (best 0.309), with the honest hibiscus probes unchanged (8 of 12 above the okay median) and
+held-out accuracy 0.847 against 0.870 (docs/LOG.md, 2026-12-04 third session)."""
 def _sigmoid(x: np.ndarray | float) -> np.ndarray | float:
     return 1.0 / (1.0 + np.exp(-x))
 
@@ -92,6 +97,11 @@ def tier_pairs(ranks: np.ndarray) -> np.ndarray:
 
 RANGE_INDEX = np.array([FEATURES.index(name) for name in RANGE_FEATURES])
 PREFERENCE_INDEX = np.array([FEATURES.index(name) for name in PREFERENCE_FEATURES])
+UPPER_ONLY = np.array([RANGE_FEATURES.index("teeth")])
+"""Positions in `RANGE_FEATURES` bounded from above only: a profile with fewer rays than the pool's
+is a smooth bloom, not a fault."""
+RANGE_SCALE = np.array([TEETH_SCALE if name == "teeth" else 1.0 for name in RANGE_FEATURES])
+"""Each range feature's multiple of `OUTSIDE_WEIGHT`: 1, and `TEETH_SCALE` for `teeth`."""
 MIN_SPREAD = 0.02
 """Floor of a feature's spread in `EmbeddedScorer.outside`, for a pool whose love and okay
 paintings agree on a feature (or are only two)."""
@@ -104,7 +114,7 @@ class EmbeddedScorer:
     Attributes:
         mean, std: [17] standardisation of `PREFERENCE_FEATURES` on the pool.
         weights: [17] Bradley-Terry weights on the standardised features.
-        low, high, spread: [14] the range of each of `RANGE_FEATURES` over the pool's love and
+        low, high, spread: [12] the range of each of `RANGE_FEATURES` over the pool's love and
             okay paintings, and their standard deviation (at least `MIN_SPREAD`).
         median_utility: the median utility of the pool's paintings.
         holdout_accuracy: pairwise accuracy on held-out paintings, None when not measured.
@@ -155,6 +165,7 @@ class EmbeddedScorer:
         if len(liked) == 0:  # a fold without love or okay: nothing bounds the range
             liked = features[:, RANGE_INDEX]
         low, high, spread = liked.min(axis=0), liked.max(axis=0), np.maximum(liked.std(axis=0), MIN_SPREAD)
+        low[UPPER_ONLY] = -np.inf
         scorer = cls(mean, std, weights, low, high, spread)
         scorer.median_utility = float(np.median([scorer.utility(f) for f in features]))
         return scorer
@@ -162,17 +173,18 @@ class EmbeddedScorer:
     def outside(self, features: np.ndarray) -> float:
         """How far a painting lies outside the pool's love and okay range; 0.0 inside.
 
-        The sum over the 14 `RANGE_FEATURES` of the distance past the range, in standard deviations.
+        The sum over the 12 `RANGE_FEATURES` of the distance past the range, in standard deviations,
+        each times its `RANGE_SCALE`.
 
         Args:
-            features: [23] one painting's `image_features`.
+            features: [24] one painting's `image_features`.
         """
         ranged = features[RANGE_INDEX]
         below, above = (self.low - ranged) / self.spread, (ranged - self.high) / self.spread
-        return float(np.maximum(0.0, np.maximum(below, above)).sum())
+        return float((np.maximum(0.0, np.maximum(below, above)) * RANGE_SCALE).sum())
 
     def utility(self, features: np.ndarray) -> float:
-        """The unbounded preference utility of one [23] feature vector."""
+        """The unbounded preference utility of one [24] feature vector."""
         z = (features[PREFERENCE_INDEX] - self.mean) / self.std
         return float(z @ self.weights) - OUTSIDE_WEIGHT * self.outside(features)
 

@@ -1,4 +1,4 @@
-"""The embedded scorer's view of a painting: 23 image features on a 150 px thumbnail.
+"""The embedded scorer's view of a painting: 24 image features on a 150 px thumbnail (one at 300 px).
 
 Colour, value, edges, composition and form (issue 33 added the form; docs/LOG.md).
 """
@@ -44,6 +44,7 @@ FEATURES = PREFERENCE_FEATURES + (
     "largest_part",
     "outline_variation",
     "dominant_hue",
+    "teeth",
 )
 """Every feature, in the order of `image_features`."""
 RANGE_FEATURES = (
@@ -58,24 +59,28 @@ RANGE_FEATURES = (
     "largest_part",
     "outline_variation",
     "dominant_hue",
+    "teeth",
 )
-"""The 14 features of form, composition and hue count kept inside the pool's love and okay range.
+"""The 12 features of form, composition and hue count kept inside the pool's love and okay range.
 Colour and value (coverage, saturation, darkness, paint strength) are left to the utility: bounding
 them too scored 9 of 12 honest new hibiscus paintings 0.0 for being stronger than the pale pool
-(docs/LOG.md, issue 33)."""
+(docs/LOG.md, issue 33). `teeth` is bounded from above only (`embedded.UPPER_ONLY`)."""
+FINE_PX = 300
+"""Side of the second thumbnail, for `teeth`: a starburst's gaps are a few pixels wide."""
 MIN_PART = 0.02
 """A separate part counts when it holds at least this share of the paint."""
 
 
 def image_features(png: bytes) -> np.ndarray:
-    """The 23 features of `FEATURES` for one painting, float64.
+    """The 24 features of `FEATURES` for one painting, float64.
 
     Each is in [0, 1] except `edge_sharpness` and `centre_offset` (0 to about 1.5).
 
     Args:
         png: PNG bytes of a 600x600 painting.
     """
-    image = Image.open(io.BytesIO(png)).convert("RGB").resize((THUMB_PX, THUMB_PX), Image.Resampling.BOX)
+    full = Image.open(io.BytesIO(png)).convert("RGB")
+    image = full.resize((THUMB_PX, THUMB_PX), Image.Resampling.BOX)
     pixels = np.asarray(image)
     rgb = pixels.astype(np.float64)
     diff = np.abs(rgb - paper_colour(pixels)).max(axis=2)
@@ -111,6 +116,8 @@ def image_features(png: bytes) -> np.ndarray:
         box = (ys.max() - ys.min() + 1) * (xs.max() - xs.min() + 1)
         f["bbox_fill"] = float(mask.sum() / box)
         f.update(_form_features(diff, mask, image))
+        fine = np.asarray(full.resize((FINE_PX, FINE_PX), Image.Resampling.BOX))
+        f["teeth"] = _teeth(np.abs(fine.astype(np.float64) - paper_colour(fine)).max(axis=2), diff, mask)
     return np.array([f[name] for name in FEATURES], dtype=np.float64)
 
 
@@ -164,6 +171,35 @@ def _form_features(diff: np.ndarray, mask: np.ndarray, image: Image.Image) -> di
     else:
         f["dominant_hue"] = 1.0
     return f
+
+
+def _teeth(fine: np.ndarray, diff: np.ndarray, mask: np.ndarray, bins: int = 180) -> float:
+    """Rays rather than petals: h / (h + l) of the paint's angular profile round the largest part.
+
+    The profile is the mean paint strength in each of `bins` directions, in the ring from 0.3 to
+    0.9 of the part's 90th-percentile radius, on the `FINE_PX` thumbnail `fine` (its paint-minus-
+    paper strength; `diff` and `mask` are the 150 px ones, which find the part and its centre). h
+    is the profile's strongest harmonic from the 10th to the 45th, l its strongest 3rd to 8th. In
+    [0, 1]: the starter pool's love and okay paintings 0.10-0.49, honest new hibiscus paintings
+    0.06-0.45, the warm start's corpus 0.14-0.46, generated starbursts of 16-32 rays 0.49-0.78, a
+    sun with 14 rays 0.76 (docs/LOG.md, issue 33, third session). A stamen or a stem is thin, so it
+    moves the profile little.
+    """
+    labels, sizes = label_parts(mask)
+    scale = fine.shape[0] / mask.shape[0]
+    part = labels == int(sizes.argmax()) + 1
+    ys, xs = np.nonzero(part)
+    cy, cx = np.average(ys, weights=diff[part]) * scale, np.average(xs, weights=diff[part]) * scale
+    reach = np.percentile(np.hypot(ys * scale - cy, xs * scale - cx), 90)
+    yy, xx = np.mgrid[0 : fine.shape[0], 0 : fine.shape[1]]
+    radius = np.hypot(yy - cy, xx - cx)
+    ring = (radius >= 0.3 * reach) & (radius <= 0.9 * reach)
+    direction = ((np.arctan2(yy - cy, xx - cx)[ring] + np.pi) / (2 * np.pi) * bins).astype(np.int64) % bins
+    counts = np.bincount(direction, minlength=bins)
+    profile = np.bincount(direction, weights=fine[ring], minlength=bins) / np.maximum(counts, 1)
+    spectrum = np.abs(np.fft.rfft(profile - profile.mean()))
+    high, low = spectrum[10:46].max(), spectrum[3:9].max()
+    return float(high / (high + low + 1e-9))
 
 
 def label_parts(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
