@@ -31,7 +31,7 @@ def train(ctx: typer.Context) -> None:
 
 @app.command(context_settings=EXTRA_ARGS, add_help_option=False)
 def sft(ctx: typer.Context) -> None:
-    """Fine-tune a LoRA adapter on a pool's sketches (`watercolour sft --help` lists every flag)."""
+    """Fine-tune a LoRA adapter on the warm start's own sketches, or --pool's (`watercolour sft --help`)."""
     require_extra("train")
     from watercolour_trainer.sft import main as sft_main
 

@@ -9,7 +9,7 @@ from watercolour_trainer.train import WatercolourArguments
 CONFIGS = REPO / "trainer" / "configs"
 
 
-def test_the_warm_start_recipe_is_48_epochs_of_batch_4_on_the_starter_pool():
+def test_the_warm_start_recipe_is_48_epochs_of_batch_4_on_its_own_corpus_into_runs():
     args, config = TrlParser((SFTArguments, SFTConfig)).parse_args_and_config(
         args=["--config", str(CONFIGS / "sft-starter.yaml")]
     )
@@ -17,6 +17,8 @@ def test_the_warm_start_recipe_is_48_epochs_of_batch_4_on_the_starter_pool():
     assert config.gradient_accumulation_steps == 1
     assert (config.learning_rate, args.lora_r, args.lora_alpha, config.seed) == (2e-4, 8, 16, 0)
     assert args.tiers == "love,okay" and args.model == "smollm2-135m-instruct"
+    assert args.pool == "trainer/corpus/warmstart"  # never the reward's pool
+    assert config.output_dir == "runs/sft-starter"  # a rerun never writes over a shipped adapter
 
 
 def test_the_learning_run_is_40_steps_of_8_generations_that_checkpoint_every_2():
