@@ -49,6 +49,8 @@ TEETH_SCALE = 6.0
 pool's range. At 1 four of six starbursts stayed above the okay median; at 3 one (0.946); at 6
 none (best 0.309), with the honest hibiscus probes unchanged (8 of 12 above the okay median) and
 held-out accuracy 0.847 against 0.870 (docs/LOG.md, 2026-12-04 third session)."""
+
+
 def _sigmoid(x: np.ndarray | float) -> np.ndarray | float:
     return 1.0 / (1.0 + np.exp(-x))
 

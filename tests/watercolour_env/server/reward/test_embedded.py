@@ -88,6 +88,32 @@ def test_a_square_has_ordered_edges_and_a_disc_has_none():
     assert feature(grid, "largest_part") == pytest.approx(1 / 9, abs=0.01)
 
 
+def test_teeth_tells_rays_from_petals():
+    import math
+
+    def polygon(d, points):  # noqa: ANN001
+        d.polygon([(round(x), round(y)) for x, y in points], fill=(200, 90, 110))
+
+    def star(d):  # noqa: ANN001  24 wedges of half-angle 4 degrees, 15 degrees apart: paper between
+        for k in range(24):
+            a = math.radians(15 * k)
+            polygon(d, [(300, 300), *((300 + 200 * math.cos(a + s), 300 + 200 * math.sin(a + s))
+                                      for s in (-math.radians(4), math.radians(4)))])  # fmt: skip
+
+    def bloom(d):  # noqa: ANN001  5 oval petals (100 x 50 px half-axes) round the centre, paper between their tips
+        for k in range(5):
+            a = math.radians(72 * k)
+            polygon(d, [(300 + (110 + 100 * math.cos(t)) * math.cos(a) - 50 * math.sin(t) * math.sin(a),
+                         300 + (110 + 100 * math.cos(t)) * math.sin(a) + 50 * math.sin(t) * math.cos(a))
+                        for t in np.linspace(0, 2 * math.pi, 48, endpoint=False)])  # fmt: skip
+
+    # the star's profile in the ring is a square wave of 24 periods: all its energy from the 24th
+    # harmonic up, none in the 3rd-8th, so h / (h + l) is near 1; the bloom's is 5-fold: even a
+    # square wave of 5 periods has its 15th harmonic at a third of its 5th, h / (h + l) = 0.25
+    assert feature(png_drawn(star), "teeth") > 0.8
+    assert feature(png_drawn(bloom), "teeth") < 0.4
+
+
 def test_outside_is_the_distance_past_the_pools_range_in_spreads():
     from watercolour_env.server.reward.embedded import PREFERENCE_FEATURES, RANGE_FEATURES, EmbeddedScorer
 
