@@ -196,7 +196,7 @@ class EmbeddedScorer:
 
 
 WEAK_ACCURACY = 0.65
-"""Held-out pairwise accuracy under which the scorer is warned about: the starter pool's is 0.87
+"""Held-out pairwise accuracy under which the scorer is warned about: the starter pool's is 0.85
 and an 8-painting pool's was 0.57 (docs/LOG.md); 0.5 is chance."""
 
 
@@ -233,7 +233,7 @@ class EmbeddedTerm(Term):
         if weight > 0 and accuracy is not None and accuracy < WEAK_ACCURACY:
             log.warning(
                 "embedded scorer: held-out pairwise accuracy %.2f on this pool (chance is 0.50; the starter "
-                "pool's is 0.87): its reward at weight %.2f is close to noise; rate more paintings, with "
+                "pool's is 0.85): its reward at weight %.2f is close to noise; rate more paintings, with "
                 "tiers that differ", accuracy, weight,
             )  # fmt: skip
         return cls(scorer)
