@@ -115,13 +115,12 @@ def image_features(png: bytes) -> np.ndarray:
         f["border_paint"] = float(mask[border].mean())
         box = (ys.max() - ys.min() + 1) * (xs.max() - xs.min() + 1)
         f["bbox_fill"] = float(mask.sum() / box)
-        f.update(_form_features(diff, mask, image))
         fine = np.asarray(full.resize((FINE_PX, FINE_PX), Image.Resampling.BOX))
-        f["teeth"] = _teeth(np.abs(fine.astype(np.float64) - paper_colour(fine)).max(axis=2), diff, mask)
+        f.update(_form_features(diff, mask, image, np.abs(fine.astype(np.float64) - paper_colour(fine)).max(axis=2)))
     return np.array([f[name] for name in FEATURES], dtype=np.float64)
 
 
-def _form_features(diff: np.ndarray, mask: np.ndarray, image: Image.Image) -> dict[str, float]:
+def _form_features(diff: np.ndarray, mask: np.ndarray, image: Image.Image, fine: np.ndarray) -> dict[str, float]:
     """The form features of a thumbnail with paint (`mask.sum() >= 20`).
 
     - edge_order, stroke_order: how much the paint's edges share one orientation modulo 90 and
@@ -152,6 +151,7 @@ def _form_features(diff: np.ndarray, mask: np.ndarray, image: Image.Image) -> di
     part = labels == int(sizes.argmax()) + 1
     ys, xs = np.nonzero(part)
     cy, cx = np.average(ys, weights=diff[part]), np.average(xs, weights=diff[part])
+    f["teeth"] = _teeth(fine, ys, xs, cy, cx, fine.shape[0] / mask.shape[0])
     radius = np.hypot(ys - cy, xs - cx)
     direction = ((np.arctan2(ys - cy, xs - cx) + np.pi) / (2 * np.pi) * 36).astype(np.int64) % 36
     outline = np.zeros(36)
@@ -173,23 +173,22 @@ def _form_features(diff: np.ndarray, mask: np.ndarray, image: Image.Image) -> di
     return f
 
 
-def _teeth(fine: np.ndarray, diff: np.ndarray, mask: np.ndarray, bins: int = 180) -> float:
+def _teeth(
+    fine: np.ndarray, ys: np.ndarray, xs: np.ndarray, cy: float, cx: float, scale: float, bins: int = 180
+) -> float:
     """Rays rather than petals: h / (h + l) of the paint's angular profile round the largest part.
 
     The profile is the mean paint strength in each of `bins` directions, in the ring from 0.3 to
     0.9 of the part's 90th-percentile radius, on the `FINE_PX` thumbnail `fine` (its paint-minus-
-    paper strength; `diff` and `mask` are the 150 px ones, which find the part and its centre). h
+    paper strength; the part's pixels `ys`, `xs` and centre `cy`, `cx` are the thumbnail's, `scale`
+    times smaller). h
     is the profile's strongest harmonic from the 10th to the 45th, l its strongest 3rd to 8th. In
     [0, 1]: the starter pool's love and okay paintings 0.10-0.49, honest new hibiscus paintings
     0.06-0.45, the warm start's corpus 0.14-0.46, generated starbursts of 16-32 rays 0.49-0.78, a
     sun with 14 rays 0.76 (docs/LOG.md, issue 33, third session). A stamen or a stem is thin, so it
     moves the profile little.
     """
-    labels, sizes = label_parts(mask)
-    scale = fine.shape[0] / mask.shape[0]
-    part = labels == int(sizes.argmax()) + 1
-    ys, xs = np.nonzero(part)
-    cy, cx = np.average(ys, weights=diff[part]) * scale, np.average(xs, weights=diff[part]) * scale
+    cy, cx = cy * scale, cx * scale
     reach = np.percentile(np.hypot(ys * scale - cy, xs * scale - cx), 90)
     yy, xx = np.mgrid[0 : fine.shape[0], 0 : fine.shape[1]]
     radius = np.hypot(yy - cy, xx - cx)
