@@ -187,6 +187,7 @@ def analyze(rollouts: list[dict]) -> dict:
                 components[c["name"]].append((c["value"], r["reward"]))
     shape_pairs = [(n, r["reward"]) for r in scored if (n := shapes_of(r)) is not None]
     first, last = third_rows[0], third_rows[-1]
+    gold_rows = proxy_and_gold(by_step, thirds(steps))
 
     def change(key: str) -> float | None:
         return None if first[key] is None or last[key] is None else last[key] - first[key]
@@ -211,7 +212,30 @@ def analyze(rollouts: list[dict]) -> dict:
         "gate_fail_share": sum(r["status"] == "rejected" for r in rollouts) / len(rollouts),
         "unscored_share": sum(r["reward"] is None for r in rollouts) / len(rollouts),
         "per_step": per_step,
+        "proxy_and_gold": gold_rows,
     }
+
+
+PROXY, GOLD = "embedded", "gold"
+"""The components compared: the reward's taste term and the held-out scorer (`pool split`)."""
+
+
+def proxy_and_gold(by_step: dict[int, list[dict]], parts: list[list[int]]) -> list[dict] | None:
+    """Per third, the mean proxy and gold values over the rollouts that have both; None without gold.
+
+    The proxy rising while the gold falls is reward over-optimisation (`watercolour_env.pool.split`).
+    """
+
+    def value(rollout: dict, name: str) -> float | None:
+        return next((c["value"] for c in rollout.get("components", []) if c["name"] == name), None)
+
+    rows = []
+    for name, part in zip(("first", "middle", "last"), parts, strict=True):
+        pairs = [(p, g) for s in part for r in by_step[s] if (p := value(r, PROXY)) is not None
+                 and (g := value(r, GOLD)) is not None]  # fmt: skip
+        rows.append({"third": name, "paintings": len(pairs), "proxy": _mean([p for p, _ in pairs]),
+                     "gold": _mean([g for _, g in pairs])})  # fmt: skip
+    return rows if any(row["paintings"] for row in rows) else None
 
 
 def _fmt(value: float | None, spec: str = ".3f") -> str:
@@ -246,6 +270,11 @@ def table(result: dict) -> str:
     ]
     for name, c in result["components"].items():
         lines.append(f"{name:<10} {_fmt(c['mean']):>6} {_fmt(c['corr_with_reward'], '.2f'):>8}")
+    if result.get("proxy_and_gold"):
+        lines += ["", f"proxy ({PROXY}) and gold ({GOLD}) on the same paintings, by third:"]
+        for row in result["proxy_and_gold"]:
+            lines.append(f"{row['third']:<7} {row['paintings']:>5} paintings  proxy {_fmt(row['proxy'])}  "
+                         f"gold {_fmt(row['gold'])}")  # fmt: skip
     zero = [s["frac_reward_zero_std"] for s in result["per_step"]]
     lines.append("")
     lines.append("frac_reward_zero_std by step: " + " ".join(_fmt(z, ".2f") for z in zero))

@@ -70,6 +70,11 @@ class WatercolourArguments:
     base_seed: int = field(default=0, metadata={"help": "Seed of the first row; row i uses base_seed + i."})
     prime_reply: bool = field(default=False, metadata={"help": "Start every completion after the sketch boilerplate."})
     stop_at_closing_fence: bool = field(default=False, metadata={"help": "End generation at the first ``` token."})
+    compile_generation: bool = field(
+        default=False,
+        metadata={"help": "Let transformers compile the policy's forward for generation (with cache_implementation "
+                  "static, on CUDA); TRL turns it off. docs/gpu-run.md"},
+    )  # fmt: skip
     adapter: str | None = field(
         default=None, metadata={"help": "A LoRA adapter folder (from `watercolour sft`) to start from and train on."}
     )

@@ -121,6 +121,8 @@ def main(argv: list[str] | None = None) -> None:
         peft_config=peft_config,
         callbacks=callbacks,
     )
+    if args.compile_generation:  # TRL sets disable_compile; a static cache on CUDA then decodes in eager Python
+        trainer.generation_config.disable_compile = False
     log.info("%s", describe_training(trainer.model))
     StepLine(reward, rollouts).attach(trainer)
     trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)

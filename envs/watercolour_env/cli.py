@@ -16,6 +16,7 @@ import typer
 from watercolour_env.audit.command import audit_command
 from watercolour_env.errors import read_text
 from watercolour_env.pool import STARTER_POOL
+from watercolour_env.pool.split import split_command
 from watercolour_env.server.prompt import DEFAULT_SUBJECT
 
 app = typer.Typer(
@@ -391,6 +392,8 @@ def pool_sheet(
     typer.echo(json.dumps(summary, indent=2))
     typer.echo(f"sheets: {folder / 'sheets'}")
 
+
+pool_app.command("split")(split_command)
 
 if __name__ == "__main__":
     main()

@@ -52,6 +52,7 @@ def test_weights_given_at_reset_apply_to_that_episode_only():
     assert {c.name: c.status.value for c in obs.reward_components if c.weight == 0} == {
         "hpsv3": "not_configured",
         "judge": "not_configured",
+        "gold": "not_configured",
     }
 
 

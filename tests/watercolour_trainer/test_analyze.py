@@ -51,6 +51,19 @@ def test_every_number_of_a_small_run():
     assert result["shapes_corr_with_reward"] == pytest.approx(1.0)
 
 
+def test_the_proxy_and_the_gold_are_compared_by_third_on_the_same_paintings():
+    # the proxy (embedded) climbs 0.5 -> 0.9 while the gold falls 0.6 -> 0.3: hacking
+    run = [rollout(step, 0, proxy) for step, proxy in ((1, 0.5), (2, 0.7), (3, 0.9))]
+    for r, gold in zip(run, (0.6, 0.5, 0.3), strict=True):
+        r["components"].append({"name": "gold", "value": gold})
+    run.append(rollout(3, 1, 0.1))  # no gold value: left out of both means
+    rows = analyze(run)["proxy_and_gold"]
+    assert [row["proxy"] for row in rows] == pytest.approx([0.5, 0.7, 0.9])
+    assert [row["gold"] for row in rows] == pytest.approx([0.6, 0.5, 0.3])
+    assert [row["paintings"] for row in rows] == [1, 1, 1]
+    assert analyze(RUN)["proxy_and_gold"] is None  # a run served without WATERCOLOUR_GOLD_POOL
+
+
 def test_the_rise_splits_into_composition_and_within():
     # first: bad [0.1], good [0.5]; last: bad [0.2], good [0.5, 0.5, 0.5] -> p_bad 0.5 -> 0.25
     split = decompose([0.1, 0.5], [0.2, 0.5, 0.5, 0.5])

@@ -39,3 +39,17 @@ def test_the_demo_is_2_unprimed_steps_of_4_with_room_for_the_longest_passing_rep
     # the demo adapter's longest passing reply was 891 tokens of 64 (its README); 950 holds it
     assert config.max_completion_length == 950 and config.gradient_checkpointing
     assert not args.prime_reply and not args.stop_at_closing_fence
+
+
+def test_the_h200_run_starts_from_the_honest_warm_start_and_learns_nothing_from_cut_sketches():
+    args, config = TrlParser((WatercolourArguments, GRPOConfig)).parse_args_and_config(
+        args=["--config", str(CONFIGS / "h200-learn.yaml"), "--bf16", "false"]  # bf16 needs the GPU to parse
+    )
+    assert args.adapter.endswith("smollm2_135m_starter") and args.model == "smollm2-135m-instruct"
+    # 4 prompts of 8 generations a step, one new prompt per group for 100 steps
+    assert (config.per_device_train_batch_size // config.num_generations, config.max_steps) == (4, 100)
+    assert args.n_prompts >= 4 * config.max_steps
+    assert config.mask_truncated_completions and config.scale_rewards == "none"
+    # the warm start's corpus runs to 947 tokens: the budget leaves room (a cut sketch fails the gate)
+    assert config.max_completion_length >= 947
+    assert config.cache_implementation == "static" and args.compile_generation

@@ -10,6 +10,7 @@ from __future__ import annotations
 from watercolour_env.errors import ConfigError
 from watercolour_env.pool import Pool
 from watercolour_env.server.reward.embedded import EmbeddedTerm
+from watercolour_env.server.reward.gold import GoldTerm
 from watercolour_env.server.reward.hpsv3 import HPSv3Term
 from watercolour_env.server.reward.judge import JudgeTerm
 from watercolour_env.server.reward.length import LengthTerm
@@ -75,6 +76,7 @@ register(LengthTerm)
 register(HPSv3Term)
 register(JudgeTerm)
 register(EmbeddedTerm)
+register(GoldTerm)
 
 __all__ = [
     "GATE_DEFAULT_WEIGHT",

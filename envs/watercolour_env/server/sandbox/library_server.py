@@ -54,7 +54,7 @@ GUARD_TAG = '<script crossorigin="anonymous" src="/lib/guard.js"></script>\n'
 
 
 def library_files(js_dir: Path) -> dict[str, Path]:
-    """The files served under `/lib/`, by name.
+    """The files served under `/lib/`, by name; also checks the p5.brush build the gate reads.
 
     Args:
         js_dir: the `node_modules` folder holding the pinned `p5` and `p5.brush` packages.
@@ -69,7 +69,9 @@ def library_files(js_dir: Path) -> dict[str, Path]:
         "harness.js": STATIC_DIR / "harness.js",
         "seed.js": STATIC_DIR / "seed.js",
     }
-    missing = [str(p) for p in files.values() if not p.is_file()]
+    # the gate reads the ESM build's export list (brush_api.py): missing, every episode would fail
+    esm = js_dir / "p5.brush" / "dist" / "p5.brush.esm.js"
+    missing = [str(p) for p in (*files.values(), esm) if not p.is_file()]
     if missing:
         raise ConfigError(
             f"render libraries missing ({', '.join(missing)}): run `make install` in a checkout, "

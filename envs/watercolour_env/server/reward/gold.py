@@ -1,0 +1,56 @@
+"""The gold term: a second embedded scorer, fitted on ratings the reward never saw, reported and never paid.
+
+Set `WATERCOLOUR_GOLD_POOL` to a pool (the other half of `watercolour pool split`) and every
+observation carries a `gold` component beside the reward's: the same painting under a scorer
+fitted on held-out ratings. Its weight stays 0 (a preset or an episode may weigh it, but then it
+is no longer gold). The proxy rising while the gold falls is reward over-optimisation
+(`watercolour_env.pool.split`, issue 34).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from watercolour_env.pool import Pool
+from watercolour_env.server.reward.embedded import EmbeddedScorer
+from watercolour_env.server.reward.term import Painting, Term, Verdict
+
+
+class GoldOptions(BaseModel):
+    """The gold term's setting."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    pool: str | None = Field(None, description="The gold pool: a folder or a Hub dataset (WATERCOLOUR_GOLD_POOL).")
+
+
+class GoldTerm(Term):
+    """The embedded scorer fitted on the gold pool; scored in every observation, weight 0.
+
+    Args:
+        scorer: the scorer fitted on the gold pool.
+    """
+
+    name = "gold"
+    default_weight = 0.0
+    needs = "WATERCOLOUR_GOLD_POOL"
+    always_scored = True
+    Options = GoldOptions
+
+    def __init__(self, scorer: EmbeddedScorer) -> None:
+        self.scorer = scorer
+
+    @classmethod
+    def build(cls, options: GoldOptions, pool: Pool, weight: float) -> GoldTerm | None:
+        """Fits on the gold pool (0.3 s for 46 paintings); None when `WATERCOLOUR_GOLD_POOL` is unset.
+
+        Raises:
+            ConfigError: the gold pool cannot be loaded (the loader names what is wrong).
+        """
+        if options.pool is None:
+            return None
+        return cls(EmbeddedScorer.fit(Pool.load(options.pool), folds=0))
+
+    def score(self, painting: Painting) -> Verdict:
+        """The gold scorer's value in (0, 1); no detail."""
+        return Verdict(self.scorer.score(painting.png))

