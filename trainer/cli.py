@@ -39,7 +39,11 @@ def sft(ctx: typer.Context) -> None:
 
 
 @app.command()
-def analyze(run_dir: Path = typer.Argument(..., help="A run's output_dir (or its rollouts/ folder).")) -> None:
+def analyze(
+    run_dir: Path = typer.Argument(..., help="A run's output_dir (or its rollouts/ folder)."),
+    paintings: bool = typer.Option(False, help="Also draw the best, median and worst painting of each third "
+                                   "(analysis-paintings.png), rendering those missing from their sketches."),
+) -> None:
     """Did the run learn? Reward by third, slope and t, where the rise came from; writes JSON and a PNG."""
     from watercolour_trainer.analyze import run, table
 
@@ -50,17 +54,27 @@ def analyze(run_dir: Path = typer.Argument(..., help="A run's output_dir (or its
         raise typer.Exit(2) from err
     typer.echo(table(result))
     typer.echo(f"\nanalysis.json and analysis.png in {folder}")
+    if paintings:
+        from watercolour_env.pool.collect import rollouts_file
+        from watercolour_trainer.analyze import load_rollouts, thirds
+        from watercolour_trainer.paintings import thirds_picture
+
+        rows = load_rollouts(rollouts_file(Path(run_dir)))
+        parts = thirds(sorted({r["step"] for r in rows}))
+        picture = thirds_picture(rows, folder, parts, folder / "analysis-paintings.png")
+        typer.echo(f"paintings of the thirds: {picture}" if picture else "no scored rollout to draw")
 
 
 @app.command()
 def gallery(
     run_dir: Path = typer.Argument(..., help="A run's output_dir (or its rollouts/ folder)."),
     top: int = typer.Option(24, min=0, help="Paintings on the wall of the best."),
+    render: bool = typer.Option(False, help="Render the scored rollouts' missing paintings from their sketches."),
 ) -> None:
     """Rebuild a run's gallery.html: the best paintings, every rollout sortable and filterable."""
     from watercolour_trainer.gallery import rebuild
 
-    page = rebuild(run_dir, top)  # a missing rollouts.jsonl is a ConfigError: one line and exit 2 through main
+    page = rebuild(run_dir, top, render)  # a missing rollouts.jsonl is a ConfigError: one line and exit 2 through main
     typer.echo(f"gallery: {page.resolve()}")
 
 

@@ -11,6 +11,7 @@ can be copied or served as is. `watercolour gallery RUN_DIR` rebuilds the page f
 from __future__ import annotations
 
 import html
+import logging
 from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,6 +20,8 @@ from watercolour_env.errors import ConfigError
 
 if TYPE_CHECKING:
     from watercolour_trainer.rollouts import Rollout
+
+log = logging.getLogger(__name__)
 
 TOP_PAINTINGS = 24
 """Paintings on the wall at the top of the page, by reward."""
@@ -137,8 +140,12 @@ def write_gallery(path: Path, rollouts: list[Rollout], top: int = TOP_PAINTINGS)
     path.write_text(page, encoding="utf-8")
 
 
-def rebuild(run_dir: Path, top: int = TOP_PAINTINGS) -> Path:
+def rebuild(run_dir: Path, top: int = TOP_PAINTINGS, render: bool = False) -> Path:
     """Rewrites `gallery.html` from a run's `rollouts.jsonl`; returns the page's path.
+
+    A rollout shows its painting when the file is there (`paintings/`, the trainer's names); with
+    `render`, the scored rollouts whose painting is not are rendered again from their sketches
+    first (`watercolour_trainer.paintings`: a run's record carries no PNGs).
 
     Raises:
         ConfigError: no rollouts.jsonl in `run_dir` or `run_dir/rollouts`, or one that is empty or not a run's.
@@ -148,8 +155,15 @@ def rebuild(run_dir: Path, top: int = TOP_PAINTINGS) -> Path:
 
     source = rollouts_file(Path(run_dir))
     known = {f.name for f in fields(Rollout)}
+    from watercolour_trainer.paintings import render_missing, with_paintings
+
+    rows = [row for _, row in read_rollout_rows(source)]
+    if render:
+        count, renderer = render_missing(rows, source.parent)
+        log.info("rendered %d paintings again on %s", count, renderer or "nothing")
     try:
-        rollouts = [Rollout(**{k: v for k, v in row.items() if k in known}) for _, row in read_rollout_rows(source)]
+        rows = with_paintings(rows, source.parent)
+        rollouts = [Rollout(**{k: v for k, v in row.items() if k in known}) for row in rows]
     except TypeError as err:  # a field the trainer always writes is missing
         raise ConfigError(f"{source}: not a run's rollouts ({err})") from err
     if not rollouts:

@@ -12,6 +12,7 @@ step, group, position, reward). Adding the same run twice adds nothing the secon
 
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 from dataclasses import dataclass, field
@@ -31,25 +32,35 @@ class AddSummary:
 
 
 def rollouts_file(run_dir: Path) -> Path:
-    """`RUN_DIR/rollouts/rollouts.jsonl` or `RUN_DIR/rollouts.jsonl` (the trainer's output).
+    """The run's rollouts file: the trainer's `rollouts/rollouts.jsonl` or `rollouts.jsonl`, or a record's `.gz`.
+
+    `RUN_DIR/rollouts.jsonl.gz` is a run's record kept in git (docs/runs/).
 
     Raises:
-        ConfigError: neither exists; the message names both.
+        ConfigError: none exists; the message names the first two.
     """
-    for candidate in (run_dir / "rollouts" / "rollouts.jsonl", run_dir / "rollouts.jsonl"):
+    names = ("rollouts/rollouts.jsonl", "rollouts.jsonl", "rollouts.jsonl.gz")
+    for candidate in (run_dir / name for name in names):
         if candidate.is_file():
             return candidate
     raise ConfigError(f"no rollouts.jsonl in {run_dir} or {run_dir / 'rollouts'} (a run's output_dir)")
 
 
 def read_rollout_rows(source: Path) -> list[tuple[int, dict]]:
-    """(line number, object) for each non-empty line of a `rollouts.jsonl`.
+    """(line number, object) for each non-empty line of a `rollouts.jsonl` (or `.jsonl.gz`).
 
     Raises:
         ConfigError: the file is not text, or a line is not a JSON object; the line names file:line.
     """
+    if source.suffix == ".gz":
+        try:
+            text = gzip.decompress(source.read_bytes()).decode("utf-8")
+        except (OSError, EOFError, UnicodeDecodeError) as err:
+            raise ConfigError(f"{source} is not a gzipped rollouts.jsonl ({err}); give a run's rollouts") from err
+    else:
+        text = read_text(source, "a run's rollouts.jsonl")
     rows = []
-    for number, line in enumerate(read_text(source, "a run's rollouts.jsonl").splitlines(), start=1):
+    for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
