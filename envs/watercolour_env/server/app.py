@@ -77,7 +77,7 @@ def build_app(settings: ServerSettings | None = None, renderer: Renderer | None 
         paint_floor=settings.paint_floor,
         max_reply_bytes=settings.max_reply_bytes,
         episode_deadline_s=settings.episode_deadline_s,
-        copy_guard=CopyGuard(pool) if settings.copy_guard else None,
+        copy_guard=CopyGuard(guarded_pool(pool, rubric)) if settings.copy_guard else None,
         coverage=coverage,
     )
     if not settings.copy_guard:
@@ -133,6 +133,14 @@ def install_error_answers(app: FastAPI) -> None:
         ]
         text = json.dumps({"detail": errors}, ensure_ascii=True)  # a lone surrogate becomes an escape
         return JSONResponse(json.loads(text.encode("utf-8", "replace").decode()), status_code=422)
+
+
+def guarded_pool(pool: Pool, rubric: Rubric) -> Pool:
+    """The paintings the copy guard holds: the pool's, and the gold pool's when one is set."""
+    gold = getattr(rubric.terms.get("gold"), "pool", None)
+    if gold is None:
+        return pool
+    return Pool(pool.references + gold.references, pool.source, pool.declared_subjects)
 
 
 def main(host: str | None = None, port: int | None = None) -> None:

@@ -29,6 +29,7 @@ class GoldTerm(Term):
 
     Args:
         scorer: the scorer fitted on the gold pool.
+        pool: the gold pool (the copy guard holds its paintings too: a copy of one would inflate the gold).
     """
 
     name = "gold"
@@ -37,8 +38,9 @@ class GoldTerm(Term):
     always_scored = True
     Options = GoldOptions
 
-    def __init__(self, scorer: EmbeddedScorer) -> None:
+    def __init__(self, scorer: EmbeddedScorer, pool: Pool | None = None) -> None:
         self.scorer = scorer
+        self.pool = pool
 
     @classmethod
     def build(cls, options: GoldOptions, pool: Pool, weight: float) -> GoldTerm | None:
@@ -49,7 +51,8 @@ class GoldTerm(Term):
         """
         if options.pool is None:
             return None
-        return cls(EmbeddedScorer.fit(Pool.load(options.pool), folds=0))
+        gold = Pool.load(options.pool)
+        return cls(EmbeddedScorer.fit(gold, folds=0), gold)
 
     def score(self, painting: Painting) -> Verdict:
         """The gold scorer's value in (0, 1); no detail."""

@@ -64,3 +64,19 @@ def test_an_episode_reports_gold_at_weight_zero_and_the_reward_leaves_it_out(tmp
     assert parts["gold"].status.value == "ok" and parts["gold"].weight == 0.0 and parts["gold"].contribution == 0.0
     assert 0.0 < parts["gold"].value < 1.0
     assert obs.reward == pytest.approx(sum(c.contribution for name, c in parts.items() if name != "gold"))
+
+
+def test_the_copy_guard_holds_the_gold_pools_paintings_too():
+    from watercolour_env.pool.split import split_pool
+    from watercolour_env.server.app import guarded_pool
+    from watercolour_env.server.copies import CopyGuard
+
+    proxy, gold = split_pool(Pool.load(str(STARTER_POOL)))
+    served, held_out = Pool(proxy, "proxy"), Pool(gold, "gold")
+    terms = [LengthTerm(), EmbeddedTerm(starter_scorer())]
+    rubric = Rubric(RubricWeights(), [*terms, GoldTerm(starter_scorer(), held_out)])
+    guard = CopyGuard(guarded_pool(served, rubric))
+    painting = next(r for r in held_out.references if r.id.startswith("bloom-"))
+    # served the proxy half alone, a gold painting sent back would be paid by the gold scorer as its own
+    assert guard.match(painting.sketch, painting.png).reference == painting.id
+    assert guarded_pool(served, Rubric(RubricWeights(), terms)) is served  # no gold: the pool alone
