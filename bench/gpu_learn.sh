@@ -2,7 +2,7 @@
 # On the GPU machine, after `python3 bench/gpu_kit_up.py`: serves the environment on this
 # machine's cores and runs GRPO against it (docs/gpu-run.md).
 #
-#   bash bench/gpu_learn.sh [CONFIG] [-- train arguments, e.g. --max_steps 30 --resume_from_checkpoint last]
+#   [TRAIN_SECONDS=420] bash bench/gpu_learn.sh [CONFIG] [-- train arguments, e.g. --resume_from_checkpoint last]
 #
 # The server serves the proxy half of the starter pool and reports the gold half beside it
 # (`watercolour pool split`, seed 0). A checkpoint carried in as parts (runs/ckpt-in/part-* and
@@ -33,9 +33,12 @@ for _ in $(seq 120); do
 done
 curl -s http://127.0.0.1:8000/health | head -c 600; echo
 status=0
-# TRAIN_SECONDS: stop training then (a call ends at 10 minutes), keeping time to pack what it made
-timeout --signal=INT "${TRAIN_SECONDS:-0}" watercolour train --config "$config" "$@" 2>&1 | tee /tmp/kit/train.log \
-  || status=$?
+# A call ends at 10 minutes: the trainer saves and stops at the end of the step it is in once
+# TRAIN_SECONDS (default 420) have passed since its training began; a hard stop 150 s later keeps
+# time to pack what it made (a step takes about 40 s, the first after a start about 120 s)
+train_s=${TRAIN_SECONDS:-420}
+timeout --signal=INT $((train_s + 150)) watercolour train --config "$config" --stop_after_s "$train_s" "$@" 2>&1 \
+  | tee /tmp/kit/train.log || status=$?
 out=${OUT:-/tmp/kit/out}
 mkdir -p "$out/record" "$out/ckpt"
 cp "$config" "$out/record/config.yaml"

@@ -92,6 +92,11 @@ class WatercolourArguments:
     max_parallel: int = field(
         default=16, metadata={"help": "Episodes in flight at once, over all replicas (one socket each)."}
     )
+    stop_after_s: float | None = field(
+        default=None,
+        metadata={"help": "Wall-clock seconds after which the run saves a checkpoint at the end of the step it is in "
+                  "and stops (a machine lent by the call: resume with --resume_from_checkpoint last)."},
+    )  # fmt: skip
     max_unscored_share: float = field(
         default=0.25, metadata={"help": "Share of a step's rollouts that may go unscored before it logs an error."}
     )

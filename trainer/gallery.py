@@ -11,7 +11,6 @@ can be copied or served as is. `watercolour gallery RUN_DIR` rebuilds the page f
 from __future__ import annotations
 
 import html
-import logging
 from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,8 +19,6 @@ from watercolour_env.errors import ConfigError
 
 if TYPE_CHECKING:
     from watercolour_trainer.rollouts import Rollout
-
-log = logging.getLogger(__name__)
 
 TOP_PAINTINGS = 24
 """Paintings on the wall at the top of the page, by reward."""
@@ -160,7 +157,7 @@ def rebuild(run_dir: Path, top: int = TOP_PAINTINGS, render: bool = False) -> Pa
     rows = [row for _, row in read_rollout_rows(source)]
     if render:
         count, renderer = render_missing(rows, source.parent)
-        log.info("rendered %d paintings again on %s", count, renderer or "nothing")
+        print(f"rendered {count} paintings again from their sketches" + (f" on {renderer}" if renderer else ""))
     try:
         rows = with_paintings(rows, source.parent)
         rollouts = [Rollout(**{k: v for k, v in row.items() if k in known}) for row in rows]

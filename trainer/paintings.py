@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from PIL import Image, ImageDraw
+from tqdm.auto import tqdm
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +63,7 @@ def render_missing(rows: list[dict], folder: Path, workers: int = 2) -> tuple[in
             return result.renderer
 
         with ThreadPoolExecutor(workers) as pool:
-            renderers = list(pool.map(one, todo))
+            renderers = list(tqdm(pool.map(one, todo), total=len(todo), desc="rendering", unit="painting"))
     return len(todo), renderers[-1] if renderers else ""
 
 
@@ -85,8 +86,9 @@ def thirds_picture(rows: list[dict], folder: Path, parts: list[list[int]], out: 
     picture = Image.new("RGB", (3 * TILE_PX, 3 * (TILE_PX + caption) + caption), (255, 255, 255))
     draw = ImageDraw.Draw(picture)
     for c, (name, column) in enumerate(zip(("first third", "middle third", "last third"), columns, strict=True)):
+        # the third's own best, median and worst painting (the table's best and median are per-step means)
         steps = parts[c]
-        draw.text((c * TILE_PX + 8, 8), f"{name} (steps {steps[0]}-{steps[-1]})" if steps else name, fill=(0, 0, 0))
+        draw.text((c * TILE_PX + 8, 8), f"{name}: steps {steps[0]} to {steps[-1]}" if steps else name, fill=(0, 0, 0))
         for r, row in enumerate(column):
             top = caption + r * (TILE_PX + caption)
             if (folder / painting_name(row)).is_file():

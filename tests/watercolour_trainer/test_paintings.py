@@ -66,4 +66,8 @@ def test_analyze_draws_the_best_median_and_worst_of_each_third(tmp_path):
     # only the 9 it draws are rendered: step 1's best and median (0.4, the lower middle of two) and
     # worst (0.2), and the one painting of steps 2 and 3
     assert sorted(p.name for p in (folder / "paintings").iterdir()) == [
-        "step0001-g00-p00.png", "step0001-g00-p01.png", "step0002-g00-p00.png", "step0003-g00-p00.png"]
+        "step0001-g00-p00.png",
+        "step0001-g00-p01.png",
+        "step0002-g00-p00.png",
+        "step0003-g00-p00.png",
+    ]

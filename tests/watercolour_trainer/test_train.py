@@ -73,6 +73,15 @@ def test_a_run_resumed_from_its_checkpoint_continues_the_step_count_and_the_roll
     assert json.loads((tmp_path / "checkpoint-2" / "trainer_state.json").read_text())["global_step"] == 2
 
 
+def test_a_run_out_of_time_saves_the_step_it_finished_and_stops(server_url, tmp_path):
+    # 0 s: the time is up at the end of the first step, whatever the machine's speed; the demo
+    # config saves nothing by itself (save_strategy "no")
+    main(small_run(server_url, tmp_path, "--max_steps", "3", "--stop_after_s", "0"))
+    assert [r["step"] for r in read_rollouts(tmp_path)] == [1, 1]
+    assert json.loads((tmp_path / "checkpoint-1" / "trainer_state.json").read_text())["global_step"] == 1
+    assert not (tmp_path / "checkpoint-2").exists()
+
+
 def test_resuming_without_a_checkpoint_is_refused_before_the_model_loads(server_url, tmp_path):
     from watercolour_env.errors import ConfigError
 

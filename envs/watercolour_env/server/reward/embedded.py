@@ -153,7 +153,9 @@ class EmbeddedScorer:
         accuracy = _cross_validate(features, ranks, l2, folds, seed) if folds else None
         scorer = cls._fit_arrays(features, ranks, l2)
         scorer.holdout_accuracy = accuracy
-        log.info("embedded scorer: fitted on %d paintings, held-out pairwise accuracy %s", len(ranks), accuracy)
+        measured = "not measured" if accuracy is None else f"{accuracy:.3f}"
+        log.info("embedded scorer on %s: fitted on %d paintings, held-out pairwise accuracy %s",
+                 pool.source or "a pool", len(ranks), measured)  # fmt: skip
         return scorer
 
     @classmethod
