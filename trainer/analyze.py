@@ -126,7 +126,7 @@ def shapes_of(rollout: dict) -> int | None:
     return inspect_sketch(rollout["sketch"]).shapes
 
 
-def analyze(rollouts: list[dict]) -> dict:
+def analyze(rollouts: list[dict], log_history: list[dict] | None = None) -> dict:
     """Every number in the module docstring, as a JSON-ready dict.
 
     Raises:
@@ -155,6 +155,8 @@ def analyze(rollouts: list[dict]) -> dict:
             "frac_reward_zero_std": (sum(len(set(g)) <= 1 for g in groups.values()) / len(groups)) if groups else None,
             "gate_fail_share": sum(r["status"] == "rejected" for r in at) / len(at),
             "unscored_share": sum(r["reward"] is None for r in at) / len(at),
+            "proxy_mean": _mean([v for r in at if (v := _component(r, PROXY)) is not None]),
+            "gold_mean": _mean([v for r in at if (v := _component(r, GOLD)) is not None]),
         })  # fmt: skip
     scored_steps = [s for s in per_step if s["reward_mean"] is not None]
     slope, t = ols_slope([s["step"] for s in scored_steps], [s["reward_mean"] for s in scored_steps])
@@ -213,11 +215,36 @@ def analyze(rollouts: list[dict]) -> dict:
         "unscored_share": sum(r["reward"] is None for r in rollouts) / len(rollouts),
         "per_step": per_step,
         "proxy_and_gold": gold_rows,
+        "time_split": time_split(log_history or []),
     }
+
+
+def time_split(log_history: list[dict]) -> dict | None:
+    """Median seconds of a step's generation, environment and optimisation, and the environment's share.
+
+    From the trainer's log (`time/*` entries the step line writes into `trainer_state.json`);
+    None for a run without them. The share is of the summed step times.
+    """
+    rows = [e for e in log_history if "time/step_s" in e]
+    if not rows:
+        return None
+    generation = [e["time/generation_s"] for e in rows]
+    environment = [e["time/environment_s"] for e in rows]
+    step = [e["time/step_s"] for e in rows]
+    optimisation = [max(0.0, s - g - v) for s, g, v in zip(step, generation, environment, strict=True)]
+    return {
+        "steps": len(rows), "generation_s": statistics.median(generation),
+        "environment_s": statistics.median(environment), "optimisation_s": statistics.median(optimisation),
+        "step_s": statistics.median(step), "environment_share": sum(environment) / sum(step) if sum(step) else None,
+    }  # fmt: skip
 
 
 PROXY, GOLD = "embedded", "gold"
 """The components compared: the reward's taste term and the held-out scorer (`pool split`)."""
+
+
+def _component(rollout: dict, name: str) -> float | None:
+    return next((c.get("value") for c in rollout.get("components", []) if c.get("name") == name), None)
 
 
 def proxy_and_gold(by_step: dict[int, list[dict]], parts: list[list[int]]) -> list[dict] | None:
@@ -225,14 +252,10 @@ def proxy_and_gold(by_step: dict[int, list[dict]], parts: list[list[int]]) -> li
 
     The proxy rising while the gold falls is reward over-optimisation (`watercolour_env.pool.split`).
     """
-
-    def value(rollout: dict, name: str) -> float | None:
-        return next((c["value"] for c in rollout.get("components", []) if c["name"] == name), None)
-
     rows = []
     for name, part in zip(("first", "middle", "last"), parts, strict=True):
-        pairs = [(p, g) for s in part for r in by_step[s] if (p := value(r, PROXY)) is not None
-                 and (g := value(r, GOLD)) is not None]  # fmt: skip
+        pairs = [(p, g) for s in part for r in by_step[s] if (p := _component(r, PROXY)) is not None
+                 and (g := _component(r, GOLD)) is not None]  # fmt: skip
         rows.append({"third": name, "paintings": len(pairs), "proxy": _mean([p for p, _ in pairs]),
                      "gold": _mean([g for _, g in pairs])})  # fmt: skip
     return rows if any(row["paintings"] for row in rows) else None
@@ -275,6 +298,10 @@ def table(result: dict) -> str:
         for row in result["proxy_and_gold"]:
             lines.append(f"{row['third']:<7} {row['paintings']:>5} paintings  proxy {_fmt(row['proxy'])}  "
                          f"gold {_fmt(row['gold'])}")  # fmt: skip
+    if split := result.get("time_split"):
+        lines += ["", f"step time, median of {split['steps']} steps: {split['step_s']:.0f} s = generation "
+                  f"{split['generation_s']:.0f} s + environment {split['environment_s']:.0f} s + optimisation "
+                  f"{split['optimisation_s']:.0f} s; the environment's share {_fmt(split['environment_share'], '.0%')}"]
     zero = [s["frac_reward_zero_std"] for s in result["per_step"]]
     lines.append("")
     lines.append("frac_reward_zero_std by step: " + " ".join(_fmt(z, ".2f") for z in zero))
@@ -282,7 +309,7 @@ def table(result: dict) -> str:
 
 
 def plot(result: dict, path: Path) -> None:
-    """A PNG: per-step mean, best and median reward, and the gate-failure share."""
+    """A PNG: per-step mean, best and median reward (the proxy and the gold too, when served), gate failures."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -293,6 +320,10 @@ def plot(result: dict, path: Path) -> None:
     for key, style in (("reward_mean", "-o"), ("reward_best", ":"), ("reward_median", "--")):
         top.plot(steps, [s[key] if s[key] is not None else float("nan") for s in result["per_step"]], style,
                  label=key.removeprefix("reward_"))  # fmt: skip
+    if any(s["gold_mean"] is not None for s in result["per_step"]):  # served with WATERCOLOUR_GOLD_POOL
+        for key, colour, label in (("proxy_mean", "#7b3fa0", f"proxy ({PROXY})"), ("gold_mean", "#d80", "gold")):
+            top.plot(steps, [s[key] if s[key] is not None else float("nan") for s in result["per_step"]], "-",
+                     color=colour, label=label)  # fmt: skip
     top.set_ylabel("reward")
     top.set_ylim(0, 1)
     top.legend(loc="upper left")
@@ -307,6 +338,22 @@ def plot(result: dict, path: Path) -> None:
     plt.close(fig)
 
 
+def trainer_log(source: Path) -> list[dict]:
+    """The trainer's `log_history` for a rollouts file; [] when there is none.
+
+    From `trainer_state.json` beside the file (a run's record), else the run's latest checkpoint.
+    """
+    run_dir = source.parent.parent if source.parent.name == "rollouts" else source.parent
+    checkpoints = sorted(run_dir.glob("checkpoint-*/trainer_state.json"), key=lambda p: int(p.parent.name[11:]))
+    for candidate in (source.parent / "trainer_state.json", *reversed(checkpoints)):
+        if candidate.is_file():
+            try:
+                return json.loads(candidate.read_text()).get("log_history", [])
+            except (ValueError, AttributeError):
+                return []
+    return []
+
+
 def run(run_dir: Path) -> tuple[dict, Path]:
     """Analyses a run folder, writes analysis.json and analysis.png beside its rollouts.jsonl.
 
@@ -316,7 +363,7 @@ def run(run_dir: Path) -> tuple[dict, Path]:
     """
     source = rollouts_file(Path(run_dir))
     try:
-        result = analyze(load_rollouts(source))
+        result = analyze(load_rollouts(source), trainer_log(source))
     except (KeyError, TypeError) as err:  # a field the trainer always writes is missing or of another type
         raise ConfigError(f"{source}: not a run's rollouts ({type(err).__name__}: {err})") from err
     (source.parent / "analysis.json").write_text(json.dumps(result, indent=1) + "\n")

@@ -165,7 +165,8 @@ class StepLine(TrainerCallback):
     environment 6 s, optimisation 4 s`. Generation is the time in TRL's generate-and-score minus
     the reward function's; optimisation is the rest of the step. Under `accelerate launch` it also
     sends each generation round's rollouts to the first process (`SharedRolloutLog.share`), which
-    alone prints.
+    alone prints. The three times also go into the step's entry of `trainer_state.json`
+    (`time/generation_s`, `time/environment_s`, `time/step_s`), which `watercolour analyze` reads.
     """
 
     def __init__(self, reward: EnvironmentReward, rollouts: SharedRolloutLog | None = None) -> None:
@@ -207,6 +208,9 @@ class StepLine(TrainerCallback):
         reward = "n/a" if logs.get("reward") is None else f"{float(logs['reward']):.3f}"
         std = "n/a" if logs.get("reward_std") is None else f"{float(logs['reward_std']):.3f}"
         generation = self.generating - self.rewarding
+        if state.log_history and state.log_history[-1].get("step") == state.global_step:  # into trainer_state.json
+            state.log_history[-1].update({"time/generation_s": round(generation, 2), "time/environment_s":
+                                          round(self.rewarding, 2), "time/step_s": round(step_s, 2)})  # fmt: skip
         tqdm.write(
             f"step {state.global_step}/{state.max_steps}: reward {reward} (std {std}), gate failures "
             f"{share('gate_fail')}, unscored {share('unscored')} | generation {generation:.0f} s, "

@@ -64,6 +64,19 @@ def test_the_proxy_and_the_gold_are_compared_by_third_on_the_same_paintings():
     assert analyze(RUN)["proxy_and_gold"] is None  # a run served without WATERCOLOUR_GOLD_POOL
 
 
+def test_the_step_time_splits_into_generation_environment_and_optimisation():
+    history = [{"step": 1, "time/generation_s": 10, "time/environment_s": 5, "time/step_s": 20},
+               {"step": 2, "time/generation_s": 30, "time/environment_s": 15, "time/step_s": 50},
+               {"step": 3, "time/generation_s": 20, "time/environment_s": 10, "time/step_s": 35},
+               {"train_runtime": 105.0}]  # fmt: skip
+    split = analyze(RUN, history)["time_split"]
+    # medians: generation 20, environment 10, optimisation 5 (20-15, 50-45, 35-30), step 35;
+    # the environment's share of the summed steps: 30 / 105
+    assert (split["generation_s"], split["environment_s"], split["optimisation_s"], split["step_s"]) == (20, 10, 5, 35)
+    assert split["environment_share"] == pytest.approx(30 / 105)
+    assert analyze(RUN)["time_split"] is None
+
+
 def test_the_rise_splits_into_composition_and_within():
     # first: bad [0.1], good [0.5]; last: bad [0.2], good [0.5, 0.5, 0.5] -> p_bad 0.5 -> 0.25
     split = decompose([0.1, 0.5], [0.2, 0.5, 0.5, 0.5])

@@ -78,8 +78,11 @@ def test_a_run_out_of_time_saves_the_step_it_finished_and_stops(server_url, tmp_
     # config saves nothing by itself (save_strategy "no")
     main(small_run(server_url, tmp_path, "--max_steps", "3", "--stop_after_s", "0"))
     assert [r["step"] for r in read_rollouts(tmp_path)] == [1, 1]
-    assert json.loads((tmp_path / "checkpoint-1" / "trainer_state.json").read_text())["global_step"] == 1
-    assert not (tmp_path / "checkpoint-2").exists()
+    state = json.loads((tmp_path / "checkpoint-1" / "trainer_state.json").read_text())
+    assert state["global_step"] == 1 and not (tmp_path / "checkpoint-2").exists()
+    # the step line's time split is in the saved log, for `watercolour analyze`
+    [entry] = [e for e in state["log_history"] if e.get("step") == 1 and "reward" in e]
+    assert entry["time/step_s"] >= entry["time/generation_s"] + entry["time/environment_s"] - 0.01
 
 
 def test_resuming_without_a_checkpoint_is_refused_before_the_model_loads(server_url, tmp_path):
