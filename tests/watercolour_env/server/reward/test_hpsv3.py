@@ -147,7 +147,7 @@ def test_a_real_server_with_judge_and_hpsv3_scores_the_examples(hpsv3_space):
                         continue
                     assert obs.status is EpisodeStatus.SCORED, name
                     assert {n: c.status.value for n, c in by_name.items()} == {
-                        "gate": "ok", "length": "ok", "hpsv3": "ok", "judge": "ok"
+                        "gate": "ok", "length": "ok", "hpsv3": "ok", "judge": "ok", "gold": "not_configured"
                     }  # fmt: skip
                     assert (by_name["hpsv3"].weight, by_name["judge"].weight) == (0.3, 0.6)
                     assert 0 < by_name["hpsv3"].value < 1 and by_name["hpsv3"].detail.startswith("mu ")

@@ -32,6 +32,7 @@ def test_an_infrastructure_failure_scores_none_not_zero():
     assert {c.name: c.status for c in score.components if c.weight == 0} == {
         "hpsv3": ScoreStatus.NOT_CONFIGURED,
         "judge": ScoreStatus.NOT_CONFIGURED,
+        "gold": ScoreStatus.NOT_CONFIGURED,
     }
 
 
