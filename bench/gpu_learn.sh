@@ -44,7 +44,7 @@ mkdir -p "$out/record" "$out/ckpt"
 cp "$config" "$out/record/config.yaml"
 cp /tmp/kit/train.log /tmp/kit/server.log "$out/record/"
 cp "$run_dir"/rollouts/rollouts.jsonl "$run_dir"/rollouts/curve.csv "$out/record/" 2>/dev/null || true
-last=$(ls -d "$run_dir"/checkpoint-* 2>/dev/null | sort -t- -k2 -n | tail -1 || true)
+last=$(ls -d "$run_dir"/checkpoint-* 2>/dev/null | sort -V | tail -1 || true)
 if [ -n "$last" ]; then
   cp "$last/trainer_state.json" "$out/record/"
   # the rollouts travel with the checkpoint: a resumed run keeps those up to its step (RolloutLog)
