@@ -4,7 +4,7 @@ Renders are deterministic (the sketch and the episode seed fix the painting), so
 needs no PNGs: `watercolour gallery RUN --render` paints what is missing again, into the
 `paintings/` folder beside `rollouts.jsonl`, under the trainer's own names. Which rasteriser made
 it is printed: a run scored on SwiftShader (the lent H200) and rebuilt on Mesa (this machine)
-differs by a mean of 0.15 levels of 255 (docs/LOG.md, 2026-12-04), not byte for byte.
+differs by a mean of 0.15 levels of 255 (docs/LOG.md, 2026-12-04 fourth session), not byte for byte.
 """
 
 from __future__ import annotations
