@@ -44,7 +44,7 @@ class GoldTerm(Term):
 
     @classmethod
     def build(cls, options: GoldOptions, pool: Pool, weight: float) -> GoldTerm | None:
-        """Fits on the gold pool (1.04-1.08 s for 46 paintings, docs/LOG.md); None when `WATERCOLOUR_GOLD_POOL` is unset.
+        """Fits on the gold pool (1.04-1.08 s for 46 paintings, docs/LOG.md); None when the pool is unset.
 
         Raises:
             ConfigError: the gold pool cannot be loaded (the loader names what is wrong).
