@@ -135,24 +135,20 @@ def download_chromium(folder: Path) -> str:
     return lock["version"]
 
 
-def split(tar: Path, out: Path, part_bytes: int) -> list[dict]:
-    """Cuts `tar` into `out/part-NN` of at most `part_bytes`; returns each part's name, size, sha256."""
-    parts = []
+def split(tar: Path, out: Path, part_bytes: int) -> tuple[list[dict], str]:
+    """Cuts `tar` into `out/part-NN` of at most `part_bytes`.
+
+    Returns:
+        (each part's name, size and sha256; the whole tar's sha256), read once.
+    """
+    parts, whole_digest = [], hashlib.sha256()
     with tar.open("rb") as whole:
         while chunk := whole.read(part_bytes):
             name = f"part-{len(parts):02d}"
             (out / name).write_bytes(chunk)
+            whole_digest.update(chunk)
             parts.append({"name": name, "bytes": len(chunk), "sha256": hashlib.sha256(chunk).hexdigest()})
-    return parts
-
-
-def sha256_file(path: Path) -> str:
-    """The sha256 of a file, read in 1 MiB blocks."""
-    digest = hashlib.sha256()
-    with path.open("rb") as stream:
-        while block := stream.read(2**20):
-            digest.update(block)
-    return digest.hexdigest()
+    return parts, whole_digest.hexdigest()
 
 
 def main() -> None:
@@ -178,10 +174,10 @@ def main() -> None:
         tar = Path(work) / "kit.tar"
         with tarfile.open(tar, "w") as archive:  # its contents are compressed already
             archive.add(stage, arcname="kit")
-        parts = split(tar, args.out, args.part_bytes)
+        parts, tar_sha256 = split(tar, args.out, args.part_bytes)
         sizes = {sub: sum(f.stat().st_size for f in (stage / sub).rglob("*") if f.is_file()) for sub in SUBFOLDERS}
         manifest = {
-            "tar_sha256": sha256_file(tar), "tar_bytes": tar.stat().st_size, "parts": parts,
+            "tar_sha256": tar_sha256, "tar_bytes": tar.stat().st_size, "parts": parts,
             "wheels": sorted(f.name for f in (stage / "wheels").iterdir()), "chromium": chromium,
             "bytes": sizes,
         }  # fmt: skip

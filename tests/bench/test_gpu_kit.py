@@ -42,7 +42,9 @@ def parts(tmp_path):
         archive.add(stage, arcname="kit")
     out = tmp_path / "parts"
     out.mkdir()
-    manifest = {"tar_sha256": hashlib.sha256(tar.read_bytes()).hexdigest(), "parts": kit.split(tar, out, 700)}
+    parts, whole = kit.split(tar, out, 700)
+    manifest = {"tar_sha256": hashlib.sha256(tar.read_bytes()).hexdigest(), "parts": parts}
+    assert whole == manifest["tar_sha256"]  # the digest split computes as it reads
     (out / "manifest.json").write_text(json.dumps(manifest))
     return out, manifest
 
