@@ -1,6 +1,6 @@
 """Packs what a learning run on the lent GPU machine needs into parts that fit its transfers.
 
-    python bench/gpu_kit.py [--out runs/kit] [--part-bytes 22000000]
+    python bench/gpu_kit.py [--out runs/kit] [--part-bytes N]
 
 The GPU machine (docs/gpu-run.md) reaches nothing: every call carries the working tree (about
 42 MB) and at most 64 MiB in all, and `/tmp` there survives between calls only while the machine
@@ -151,13 +151,40 @@ def split(tar: Path, out: Path, part_bytes: int) -> tuple[list[dict], str]:
     return parts, whole_digest.hexdigest()
 
 
+CALL_BYTES = 64 * 2**20  # what one call carries at most: the working tree and the carried paths
+MARGIN_BYTES = 2_000_000  # room for manifest.json and a file or two added after packing
+
+
+def tree_bytes() -> int:
+    """The bytes a call carries before any carried path: the tracked files and the untracked
+    ones git does not ignore (what the device machine copies of the working tree)."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            cwd=REPO, check=True, capture_output=True).stdout  # fmt: skip
+    files = {REPO / name for name in listed.decode().split("\0") if name}
+    return sum(f.stat().st_size for f in files if f.is_file())
+
+
+def part_bytes(tree: int) -> int:
+    """A part's size for a tree of `tree` bytes: a call's 64 MiB less the tree and a margin.
+
+    Raises:
+        SystemExit: the tree leaves less than 8 MB a call (the kit would need 35 calls or more).
+    """
+    size = CALL_BYTES - tree - MARGIN_BYTES
+    if size < 8_000_000:
+        raise SystemExit(f"the working tree is {tree / 1e6:.1f} MB: a call's 64 MiB leaves {size / 1e6:.1f} MB "
+                         "for a part; make the tree smaller (git ls-files, largest first)")  # fmt: skip
+    return size
+
+
 def main() -> None:
     """Packs the kit (see the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=REPO / "runs" / "kit")
-    parser.add_argument("--part-bytes", type=int, default=22_000_000,
-                        help="a part's size: 64 MiB less the working tree and a margin")  # fmt: skip
+    parser.add_argument("--part-bytes", type=int, default=None,
+                        help="a part's size (default: 64 MiB less the working tree and a margin)")  # fmt: skip
     args = parser.parse_args()
+    args.part_bytes = args.part_bytes or part_bytes(tree_bytes())
     if args.out.exists():
         shutil.rmtree(args.out)
     args.out.mkdir(parents=True)

@@ -5,10 +5,13 @@
 #   [TRAIN_SECONDS=420] bash bench/gpu_learn.sh [CONFIG] [-- train arguments, e.g. --resume_from_checkpoint last]
 #
 # The server serves the proxy half of the starter pool and reports the gold half beside it
-# (`watercolour pool split`, seed 0). A checkpoint carried in as parts (runs/ckpt-in/part-* and
-# SHA256SUMS, as an earlier call wrote them under $OUT/ckpt) is joined into the run's folder first.
-# At the end the run's record (rollouts without PNGs, curve, config, logs) goes under
-# $OUT/record, and its last checkpoint with the rollouts, in parts of 15 MiB, under $OUT/ckpt.
+# (`watercolour pool split`, seed 0). A run resumed on a fresh machine (a new session's) starts
+# from the record kept in the repository, docs/runs/<name>/: its checkpoint (the adapter and the
+# trainer's state, without the optimiser's) and its rollouts. On a machine still warm from an
+# earlier call, the run's own folder holds the full checkpoint, and that one is used.
+# At the end the run's record goes under $OUT/record (what docs/runs/<name>/ keeps: rollouts
+# gzipped without PNGs, curve, config, trainer state, the last checkpoint without the optimiser's
+# state), and the logs under $OUT/logs.
 set -euo pipefail
 config=${1:-trainer/configs/h200-learn.yaml}
 shift || true
@@ -16,10 +19,11 @@ shift || true
 . /tmp/kit/env.sh
 run_dir=$(sed -n 's/^output_dir: *//p' "$config")
 mkdir -p "$run_dir"
-if compgen -G "runs/ckpt-in/part-*" > /dev/null; then
-  (cd runs/ckpt-in && sha256sum -c --quiet SHA256SUMS)
-  cat runs/ckpt-in/part-* | tar x -C "$run_dir"
-  rm -rf runs/ckpt-in
+kept=docs/runs/$(basename "$run_dir")
+if ! compgen -G "$run_dir/checkpoint-*" > /dev/null && compgen -G "$kept/checkpoint-*" > /dev/null; then
+  cp -r "$kept"/checkpoint-* "$run_dir"/
+  mkdir -p "$run_dir/rollouts"
+  gunzip -c "$kept/rollouts.jsonl.gz" > "$run_dir/rollouts/rollouts.jsonl"
 fi
 [ -d /tmp/kit/split ] || watercolour pool split /tmp/kit/split
 export WATERCOLOUR_POOL=/tmp/kit/split/proxy WATERCOLOUR_GOLD_POOL=/tmp/kit/split/gold
@@ -40,16 +44,22 @@ train_s=${TRAIN_SECONDS:-420}
 timeout --signal=INT $((train_s + 150)) watercolour train --config "$config" --stop_after_s "$train_s" "$@" 2>&1 \
   | tee /tmp/kit/train.log || status=$?
 out=${OUT:-/tmp/kit/out}
-mkdir -p "$out/record" "$out/ckpt"
+mkdir -p "$out/record" "$out/logs"
+cp /tmp/kit/train.log /tmp/kit/server.log "$out/logs/"
 cp "$config" "$out/record/config.yaml"
-cp /tmp/kit/train.log /tmp/kit/server.log "$out/record/"
-cp "$run_dir"/rollouts/rollouts.jsonl "$run_dir"/rollouts/curve.csv "$out/record/" 2>/dev/null || true
+if [ -f "$run_dir/rollouts/rollouts.jsonl" ]; then
+  gzip -c "$run_dir/rollouts/rollouts.jsonl" > "$out/record/rollouts.jsonl.gz"
+fi
+cp "$run_dir/rollouts/curve.csv" "$out/record/" 2>/dev/null || true
 last=$(ls -d "$run_dir"/checkpoint-* 2>/dev/null | sort -V | tail -1 || true)
 if [ -n "$last" ]; then
   cp "$last/trainer_state.json" "$out/record/"
-  # the rollouts travel with the checkpoint: a resumed run keeps those up to its step (RolloutLog)
-  tar c -C "$run_dir" "$(basename "$last")" rollouts/rollouts.jsonl rollouts/curve.csv \
-    | split -b 15M -d - "$out/ckpt/part-"
-  (cd "$out/ckpt" && sha256sum part-* > SHA256SUMS)
+  # what a resumed run needs but the optimiser's state (twice the adapter): a new session's run
+  # starts Adam afresh, its learning rate warming up again (docs/gpu-run.md)
+  slim="$out/record/$(basename "$last")"
+  mkdir -p "$slim"
+  for f in adapter_config.json adapter_model.safetensors trainer_state.json rng_state.pth; do
+    if [ -f "$last/$f" ]; then cp "$last/$f" "$slim/"; fi
+  done
 fi
 exit $status

@@ -68,3 +68,24 @@ def test_a_missing_or_damaged_part_is_named(parts):
         f"part-01: missing (copy it into {out} first)",
         "part-02: damaged (its sha256 is not the manifest's)",
     ]
+
+
+def test_a_part_is_what_a_call_leaves_after_the_tree():
+    # 64 MiB = 67,108,864 bytes; less a tree of 42,000,000 and the 2,000,000 margin
+    assert kit.part_bytes(42_000_000) == 23_108_864
+    with pytest.raises(SystemExit, match="make the tree smaller"):
+        kit.part_bytes(58_000_000)  # leaves 7.1 MB
+
+
+def test_the_tree_counts_tracked_and_unignored_files_but_not_ignored_ones():
+    before = kit.tree_bytes()
+    ignored, untracked = REPO / "runs" / "tree-test.bin", REPO / "tree-test-untracked.bin"
+    ignored.parent.mkdir(exist_ok=True)
+    try:
+        ignored.write_bytes(b"x" * 1000)  # runs/ is ignored: a packed kit lies there
+        assert kit.tree_bytes() == before
+        untracked.write_bytes(b"x" * 1000)  # an untracked file the device's copy does carry
+        assert kit.tree_bytes() == before + 1000
+    finally:
+        ignored.unlink(missing_ok=True)
+        untracked.unlink(missing_ok=True)

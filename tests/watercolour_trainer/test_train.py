@@ -1,6 +1,7 @@
 """Smoke test: one real GRPO step of the embedded policy against the real server."""
 
 import json
+import shutil
 
 import pytest
 
@@ -71,6 +72,16 @@ def test_a_run_resumed_from_its_checkpoint_continues_the_step_count_and_the_roll
     rollouts = read_rollouts(tmp_path)
     assert [r["step"] for r in rollouts] == [1, 1, 2, 2]
     assert json.loads((tmp_path / "checkpoint-2" / "trainer_state.json").read_text())["global_step"] == 2
+    # a new session's machine resumes from the record kept in git (bench/gpu_learn.sh): the
+    # checkpoint without the optimiser's and the scheduler's state, and the rollouts
+    kept = tmp_path.parent / "kept"
+    (kept / "checkpoint-2").mkdir(parents=True)
+    for name in ["adapter_config.json", "adapter_model.safetensors", "trainer_state.json", "rng_state.pth"]:
+        shutil.copyfile(tmp_path / "checkpoint-2" / name, kept / "checkpoint-2" / name)
+    shutil.copytree(tmp_path / "rollouts", kept / "rollouts", ignore=shutil.ignore_patterns("paintings"))
+    main([*common, "--output_dir", str(kept), "--max_steps", "3", "--resume_from_checkpoint", "last"])
+    assert [r["step"] for r in read_rollouts(kept)] == [1, 1, 2, 2, 3, 3]
+    assert json.loads((kept / "checkpoint-3" / "trainer_state.json").read_text())["global_step"] == 3
 
 
 def test_a_run_out_of_time_saves_the_step_it_finished_and_stops(server_url, tmp_path):
