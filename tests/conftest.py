@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib.util
 import io
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -105,6 +107,46 @@ def starter_terms() -> list:
     from watercolour_env.server.reward.length import LengthTerm
 
     return [LengthTerm(), EmbeddedTerm(starter_scorer())]
+
+
+# The marks that take a test out of `make check`'s lane (pyproject's markers; CONTRIBUTING.md)
+HEAVY_MARKS = {"browser", "server", "slow", "docker", "gpu", "train", "wheel"}
+# Without the train extra (the light venv of `make check`), a test module marked `train` as a
+# whole is not imported: it would fail at `import torch` before any mark could deselect it.
+TRAIN_EXTRA = all(importlib.util.find_spec(name) is not None for name in ("torch", "trl"))
+_TRAIN_MODULE = re.compile(r"^pytestmark = .*pytest\.mark\.train\b", re.MULTILINE)
+
+
+def pytest_ignore_collect(collection_path, config):  # noqa: ANN001, ANN201
+    if not TRAIN_EXTRA and collection_path.suffix == ".py" and collection_path.name.startswith("test_"):
+        return bool(_TRAIN_MODULE.search(collection_path.read_text())) or None
+    return None
+
+
+def pytest_report_header(config):  # noqa: ANN001, ANN201
+    if not TRAIN_EXTRA:
+        return "the train extra is not installed: test modules marked `train` are not collected (make test runs them)"
+    return None
+
+
+# fixture -> the marks a test that uses it carries
+FIXTURE_MARKS = {"server_url": {"server", "browser"}, "renderer": {"browser"}, "hpsv3_space": {"server"}}
+
+
+@pytest.fixture(autouse=True)
+def _the_marks_say_what_a_test_needs(request, monkeypatch):
+    """A test carries the marks of the shared fixtures it uses, and one of `make check`'s lane
+    that starts a process carries `cli` (so that `-m "not cli"` leaves every subprocess out)."""
+    marks = {mark.name for mark in request.node.iter_markers()}
+    for fixture, needed in FIXTURE_MARKS.items():
+        if fixture in request.fixturenames and not needed <= marks:
+            raise AssertionError(f"{request.node.nodeid} uses {fixture}: mark it {sorted(needed - marks)}")
+    if not marks & (HEAVY_MARKS | {"cli"}):
+        def refused(self, args, *rest, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+            raise AssertionError(f"{request.node.nodeid} starts {args!r}: mark it `cli` (pyproject's markers)")
+
+        monkeypatch.setattr(subprocess.Popen, "__init__", refused)
+    yield
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -20,6 +20,7 @@ DOCKERFILES = sorted((REPO / "docker").glob("*.Dockerfile"))
 BIN = Path(sys.executable).parent
 
 
+@pytest.mark.cli
 def test_hadolint_passes_on_every_dockerfile():
     assert [p.name for p in DOCKERFILES] == ["env.Dockerfile", "hpsv3.Dockerfile"]
     result = subprocess.run([str(BIN / "hadolint"), "--config", str(REPO / "docker" / "hadolint.yaml"),
@@ -85,6 +86,7 @@ def env_space(tmp_path_factory) -> Path:
     return out / "space"
 
 
+@pytest.mark.cli
 def test_openenv_static_validation_passes_on_the_deployed_folder(env_space, tmp_path):
     out = tmp_path / "static.json"
     result = subprocess.run([str(BIN / "openenv"), "validate", str(env_space), "--level", "static", "--output",
@@ -117,6 +119,7 @@ def test_the_runtime_plan_steps_the_oracle_sketch():
     assert len((REPO / "spaces/env/validation/runtime.json").read_bytes()) < 64 * 1024
 
 
+@pytest.mark.wheel
 def test_the_deployed_folder_installs_with_pip_as_the_client_package(env_space, tmp_path):
     """A training Job may take the client from the Space: `pip install` of its folder builds a wheel
     holding watercolour_env (and the trainer, whose code the Job runs)."""

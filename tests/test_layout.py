@@ -2,6 +2,8 @@
 
 import ast
 
+import pytest
+
 from tests.conftest import REPO
 
 SOURCES = [p for root in ("envs", "trainer", "scorers", "bench", "tests") for p in (REPO / root).rglob("*.py")
@@ -46,6 +48,7 @@ def test_nothing_edits_sys_path():
     assert editing == set()
 
 
+@pytest.mark.cli
 def test_the_callers_settings_never_reach_a_test(tmp_path):
     import os
     import subprocess

@@ -7,11 +7,14 @@ import sys
 import zipfile
 from collections import Counter
 
+import pytest
+
 from tests.conftest import REPO
 
 STARTER = REPO / "envs" / "watercolour_env" / "pool" / "starter"
 
 
+@pytest.mark.wheel
 def test_a_wheel_carries_the_starter_pool_and_an_install_of_it_loads_the_pool_outside_the_checkout(tmp_path):
     build = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", str(REPO), "-w", str(tmp_path)],

@@ -20,6 +20,7 @@ def load(name):
 kit, up = load("gpu_kit"), load("gpu_kit_up")
 
 
+@pytest.mark.train
 def test_it_carries_what_the_image_lacks_and_leaves_what_it_has():
     carried = kit.wheels_to_carry()
     # the image (bench/gpu_kit/image.txt) has no TRL, datasets, Playwright, OpenEnv or pydantic-settings
@@ -77,6 +78,7 @@ def test_a_part_is_what_a_call_leaves_after_the_tree():
         kit.part_bytes(58_000_000)  # leaves 7.1 MB
 
 
+@pytest.mark.cli
 def test_the_tree_counts_tracked_and_unignored_files_but_not_ignored_ones():
     before = kit.tree_bytes()
     ignored, untracked = REPO / "runs" / "tree-test.bin", REPO / "tree-test-untracked.bin"

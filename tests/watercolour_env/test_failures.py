@@ -108,6 +108,7 @@ def test_a_line_never_carries_a_token_from_the_environment():
 # the commands: refused before any work
 
 
+@pytest.mark.cli
 def test_render_refuses_an_output_path_under_a_file_a_negative_seed_and_a_nan_deadline(tmp_path):
     (tmp_path / "file").write_text("")
     sketch = str(EXAMPLES / "hibiscus.js")
@@ -120,6 +121,7 @@ def test_render_refuses_an_output_path_under_a_file_a_negative_seed_and_a_nan_de
     assert not list(tmp_path.glob("*.png"))
 
 
+@pytest.mark.train
 def test_train_a_missing_config_a_bad_value_and_a_typo_are_one_line_each(tmp_path):
     missing = run("train", "--config", str(tmp_path / "nope.yaml"))
     assert missing.returncode == 2
@@ -132,6 +134,7 @@ def test_train_a_missing_config_a_bad_value_and_a_typo_are_one_line_each(tmp_pat
     assert typo.returncode == 2 and "['--learning-rat']" in the_line(typo)
 
 
+@pytest.mark.train
 def test_train_help_lists_the_seed_flags_and_bench_help_reaches_the_script():
     listed = " ".join(run("train", "--help").stdout.split())
     assert "--lr (--learning_rate)" in listed and "--out (--hub_model_id)" in listed
@@ -140,6 +143,7 @@ def test_train_help_lists_the_seed_flags_and_bench_help_reaches_the_script():
     assert run("bench", "../trainer/cli").returncode == 2
 
 
+@pytest.mark.train
 def test_a_config_key_no_flag_takes_is_named_before_any_other_check(tmp_path):
     config = tmp_path / "typo.yaml"
     config.write_text("learning_rat: 1.0e-5\nmax_steps: 1\n")
@@ -147,6 +151,7 @@ def test_a_config_key_no_flag_takes_is_named_before_any_other_check(tmp_path):
     assert done.returncode == 2 and "['--learning_rat']" in the_line(done)
 
 
+@pytest.mark.train
 def test_eval_refuses_to_write_over_its_replies_file(tmp_path):
     replies = tmp_path / "eval.json"
     replies.write_text(json.dumps({"subject": "a peach hibiscus", "seed": 0, "reply": "// a sketch"}) + "\n")
@@ -154,6 +159,7 @@ def test_eval_refuses_to_write_over_its_replies_file(tmp_path):
     assert done.returncode == 2 and "is the --replies file; give --out another path" in framed(done)
 
 
+@pytest.mark.train
 def test_eval_refuses_an_empty_replies_file_and_a_reply_that_is_not_text(tmp_path):
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
@@ -165,6 +171,7 @@ def test_eval_refuses_an_empty_replies_file_and_a_reply_that_is_not_text(tmp_pat
     assert done.returncode == 2 and "a reply is not a string" in the_line(done)
 
 
+@pytest.mark.cli
 def test_pool_commands_refuse_an_empty_folder_a_taken_port_and_a_bad_dataset_id(tmp_path):
     (tmp_path / "empty").mkdir()
     nothing = run("pool", "render", str(tmp_path / "empty"))
@@ -182,12 +189,14 @@ def test_pool_commands_refuse_an_empty_folder_a_taken_port_and_a_bad_dataset_id(
     assert bad_id.returncode == 2 and the_line(bad_id).startswith("error: 'not a repo id' is not a Hub dataset id")
 
 
+@pytest.mark.cli
 def test_a_gallery_of_a_run_without_rollouts_is_refused(tmp_path):
     (tmp_path / "rollouts.jsonl").write_text("")
     done = run("gallery", str(tmp_path))
     assert done.returncode == 2 and the_line(done) == f"error: {tmp_path / 'rollouts.jsonl'} holds no rollouts yet"
 
 
+@pytest.mark.cli
 def test_gallery_and_analyze_name_the_line_of_a_rollouts_file_that_is_not_a_run(tmp_path):
     (tmp_path / "rollouts.jsonl").write_text("[1, 2]\n")
     for command in ("gallery", "analyze"):
@@ -229,6 +238,8 @@ def babbles(connection) -> None:
     (closes_mid_episode, 3, "error: the server at {url} closed the connection mid-episode"),
     (babbles, 2, "error: what answered at {url} does not speak OpenEnv"),
 ])  # fmt: skip
+@pytest.mark.train
+@pytest.mark.cli
 def test_an_episode_against_a_server_that_closes_or_babbles_is_one_line(behaviour, code, start, tmp_path):
     replies = tmp_path / "replies.jsonl"
     replies.write_text(json.dumps({"subject": "a peach hibiscus", "seed": 0, "reply": "// a sketch"}) + "\n")
@@ -242,6 +253,7 @@ def test_an_episode_against_a_server_that_closes_or_babbles_is_one_line(behaviou
         fake.close()
 
 
+@pytest.mark.cli
 def test_ctrl_c_is_one_line_and_exit_130():
     with socket.socket() as silent:  # accepts connections, never answers the handshake
         silent.bind(("127.0.0.1", 0))
@@ -276,6 +288,7 @@ def test_the_websockets_own_url_reaches_the_server(server_url):
     assert json.loads(done.stdout)["status"] == "scored"
 
 
+@pytest.mark.cli
 def test_a_token_a_header_cannot_carry_is_refused_without_printing_it():
     env = {**os.environ, "WATERCOLOUR_API_TOKEN": "sekrit\nX-Injected: 1"}
     done = run("episode", str(EXAMPLES / "hibiscus.js"), "--env-url", "http://127.0.0.1:9", env=env)
@@ -283,6 +296,8 @@ def test_a_token_a_header_cannot_carry_is_refused_without_printing_it():
     assert "sekrit" not in done.stderr and "character a header cannot carry" in the_line(done)
 
 
+@pytest.mark.train
+@pytest.mark.cli
 def test_the_trainers_module_entry_point_ends_a_failure_in_one_line_with_the_tables_code(tmp_path):
     """`accelerate launch -m watercolour_trainer.train` (README) runs the module, not the CLI."""
     import subprocess

@@ -93,6 +93,7 @@ def test_steps_split_into_thirds_with_the_extras_first_and_last():
     assert thirds([1]) == [[1], [], []]
 
 
+@pytest.mark.train
 def test_the_command_writes_json_and_a_plot_and_names_a_missing_run(tmp_path):
     (tmp_path / "rollouts").mkdir()
     (tmp_path / "rollouts" / "rollouts.jsonl").write_text("".join(json.dumps(r) + "\n" for r in RUN))

@@ -8,6 +8,8 @@ import pytest
 from watercolour_env.errors import ConfigError
 from watercolour_trainer.arguments import parse_arguments, translate_seed_flags
 
+pytestmark = pytest.mark.train
+
 # The seed's command after `--`, as published (docs: ../shared/seeds), with our script path.
 SEED_COMMAND = """
   --env-url https://you-watercolour-env.hf.space

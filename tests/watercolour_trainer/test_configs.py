@@ -1,10 +1,13 @@
 """The shipped YAML configs parse to what their comments promise (no model is loaded)."""
 
+import pytest
 from trl import GRPOConfig, SFTConfig, TrlParser
 
 from tests.conftest import REPO
 from watercolour_trainer.sft import SFTArguments
 from watercolour_trainer.train import WatercolourArguments
+
+pytestmark = pytest.mark.train
 
 CONFIGS = REPO / "trainer" / "configs"
 

@@ -8,9 +8,13 @@ makes one a copy fails here, before an adapter is made from it.
 
 import json
 
+import pytest
+
 from watercolour_env.pool import STARTER_POOL, Pool, Tier
 from watercolour_env.server.copies import CopyGuard
 from watercolour_trainer.sft import WARMSTART_CORPUS, SFTArguments
+
+pytestmark = pytest.mark.train
 
 
 def test_sft_learns_from_the_corpus_by_default_not_from_the_reward_pool():

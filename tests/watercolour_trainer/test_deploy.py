@@ -39,6 +39,7 @@ def files_in(folder: Path) -> set[str]:
     return {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
 
 
+@pytest.mark.cli
 def test_a_dry_run_of_env_with_replicas_writes_the_folder_and_every_call(tmp_path):
     result = deploy("env", "--space", "me/wenv", "--pool", "me/mypool@v2", "--preset", "judge-led", "--replicas", "2",
                     "--set", "WATERCOLOUR_HPSV3_URL=https://me-hps.hf.space", "--dry-run", str(tmp_path),
@@ -87,6 +88,7 @@ def test_a_dry_run_of_env_with_replicas_writes_the_folder_and_every_call(tmp_pat
     assert not any("node_modules" in p or "__pycache__" in p for p in files_in(folder))
 
 
+@pytest.mark.cli
 def test_a_duplicate_uploads_nothing_and_points_the_copy_at_its_own_pool(tmp_path):
     result = deploy("env", "--duplicate-from", "artist/watercolour-env", "--space", "me/my-env", "--pool", "me/mine",
                     "--dry-run", str(tmp_path))  # fmt: skip
@@ -101,6 +103,7 @@ def test_a_duplicate_uploads_nothing_and_points_the_copy_at_its_own_pool(tmp_pat
     assert not (tmp_path / "space").exists()
 
 
+@pytest.mark.cli
 def test_a_dry_run_of_hpsv3_sets_a_gpu_a_sleep_time_and_its_token_as_a_secret(tmp_path):
     result = deploy("hpsv3", "--space", "me/hps", "--hardware", "a100-large", "--set", "HPSV3_MAX_BATCH=8",
                     "--dry-run", str(tmp_path), env={"HPSV3_API_TOKEN": SECRET})  # fmt: skip
@@ -152,6 +155,7 @@ def test_a_dry_run_of_hpsv3_sets_a_gpu_a_sleep_time_and_its_token_as_a_secret(tm
         (["env", "--duplicate-from", "them/a..b", "--space", "me/x"], "is not USER/NAME"),
     ],
 )
+@pytest.mark.cli
 def test_a_misconfiguration_is_refused_in_one_line(tmp_path, args, message):
     result = deploy(*args, "--dry-run", str(tmp_path / "out"))
     assert result.returncode == 2
@@ -159,6 +163,7 @@ def test_a_misconfiguration_is_refused_in_one_line(tmp_path, args, message):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.cli
 def test_without_a_token_a_real_deploy_stops_before_any_call(tmp_path):
     result = deploy("env", "--space", "me/x", env={"HF_HOME": str(tmp_path), "HF_HUB_OFFLINE": "0"})
     assert result.returncode == 2
@@ -221,6 +226,7 @@ def hub():
         yield url, seen
 
 
+@pytest.mark.cli
 def test_a_real_deploy_makes_the_calls_of_its_dry_run_on_the_hub(hub, tmp_path):
     url, seen = hub
     env = {"HF_ENDPOINT": url, "HF_TOKEN": "hf_writer_token", "HF_HUB_OFFLINE": "0", "HF_HOME": str(tmp_path),
@@ -240,6 +246,7 @@ def test_a_real_deploy_makes_the_calls_of_its_dry_run_on_the_hub(hub, tmp_path):
     assert set(files) == tracked("scorers/hpsv3_space") | {"Dockerfile", "README.md"}
 
 
+@pytest.mark.cli
 def test_a_hub_that_does_not_answer_is_one_line_saying_how_far_it_got(tmp_path):
     from watercolour_trainer.demo import free_port
 
@@ -251,6 +258,7 @@ def test_a_hub_that_does_not_answer_is_one_line_saying_how_far_it_got(tmp_path):
     assert "0 of 4 calls were made" in result.stderr and len(stderr_of(result)) == 1
 
 
+@pytest.mark.train
 def test_the_trainer_finds_the_replicas_deploy_creates(tmp_path):
     from watercolour_trainer.arguments import WatercolourArguments
 
@@ -264,6 +272,7 @@ def test_the_trainer_finds_the_replicas_deploy_creates(tmp_path):
     assert urls == hosts == ["https://me-wenv-1.hf.space", "https://me-wenv-2.hf.space", "https://me-wenv-3.hf.space"]
 
 
+@pytest.mark.cli
 def test_an_open_space_and_an_unpinned_pool_are_warned_about_on_stderr(tmp_path):
     result = deploy("env", "--space", "me/x", "--pool", "me/pool", "--dry-run", str(tmp_path / "a"))
     assert result.returncode == 0
@@ -277,6 +286,7 @@ def test_an_open_space_and_an_unpinned_pool_are_warned_about_on_stderr(tmp_path)
     ]
 
 
+@pytest.mark.cli
 def test_a_token_with_a_control_character_an_earlier_dry_run_and_a_file_are_refused(tmp_path):
     bad = deploy("env", "--space", "me/x", "--dry-run", str(tmp_path / "a"), env={"WATERCOLOUR_API_TOKEN": "abc\r"})
     assert bad.returncode == 2 and "WATERCOLOUR_API_TOKEN holds whitespace" in bad.stderr
@@ -290,12 +300,14 @@ def test_a_token_with_a_control_character_an_earlier_dry_run_and_a_file_are_refu
     assert len(stderr_of(under_a_file)) == 1
 
 
+@pytest.mark.cli
 def test_a_setting_named_tokens_is_not_taken_for_a_credential(tmp_path):
     setting = "WATERCOLOUR_LENGTH_START_TOKENS=200"
     result = deploy("env", "--space", "me/x", "--set", setting, "--dry-run", str(tmp_path))
     assert result.returncode == 0, result.stderr
 
 
+@pytest.mark.cli
 def test_a_space_that_weighs_hpsv3_without_its_token_is_warned_about_not_refused(tmp_path):
     url = "WATERCOLOUR_HPSV3_URL=https://me-h.hf.space"
     args = ("env", "--space", "me/x", "--preset", "hps-only", "--set", url)

@@ -81,6 +81,7 @@ def test_a_policy_with_its_adapter_is_sampled_per_seed_and_scored(server_url, tm
     assert report["adapter"] == str(adapter) and report["summary"]["episodes"] == 2
 
 
+@pytest.mark.train
 def test_a_server_that_is_not_there_and_a_bad_replies_file_are_one_line(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"subject": "x"}\n')

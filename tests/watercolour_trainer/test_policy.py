@@ -6,7 +6,7 @@ from transformers import LlamaConfig, LlamaForCausalLM
 
 from watercolour_trainer.policy import EMBEDDED_POLICY, load_policy, stop_at_closing_fence
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.train]
 
 
 @pytest.fixture(scope="module")

@@ -25,6 +25,7 @@ ACCELERATE = str(Path(sys.executable).parent / "accelerate")
 CONFIGS = REPO / "trainer" / "configs" / "accelerate"
 
 
+@pytest.mark.train
 @pytest.mark.parametrize(("name", "kind"), [("ddp.yaml", "MULTI_GPU"), ("fsdp2.yaml", "FSDP")])
 def test_accelerate_reads_each_shipped_config_as_two_processes_in_bf16(name, kind):
     from accelerate.commands.config.config_args import load_config_from_file
@@ -80,6 +81,7 @@ def test_two_processes_through_the_ddp_config_write_one_record_of_the_step(serve
     assert sum(line.startswith("Training finished") for line in printed) == 1
 
 
+@pytest.mark.train
 def test_the_documented_two_gpu_command_parses_to_one_group_of_8_over_two_processes():
     import re
     import shlex

@@ -28,6 +28,7 @@ def header() -> dict:
     return tomllib.loads("".join(line[2:] + "\n" for line in block.group(1).splitlines()))
 
 
+@pytest.mark.train
 def test_every_dependency_is_pinned_to_the_version_make_test_runs():
     pins = dict(re.fullmatch(r"([A-Za-z0-9_.-]+)==(\S+)", d).groups() for d in header()["dependencies"])
     assert len(pins) == len(header()["dependencies"]), "every dependency pinned with =="
@@ -36,6 +37,7 @@ def test_every_dependency_is_pinned_to_the_version_make_test_runs():
         assert installed == version, f"{name}: the header pins {version}, make test runs {installed}"
 
 
+@pytest.mark.train
 def test_the_seeds_job_command_sends_the_script_with_every_flag_as_typed():
     """`hf jobs uv run --dry-run` prints the Job it would submit (the Hub is not reachable here)."""
     from tests.watercolour_trainer.test_arguments import SEED_COMMAND
@@ -85,6 +87,7 @@ def test_uv_runs_the_script_for_one_grpo_step_against_a_local_server(tmp_path):
     assert "LoRA on" in finished.stderr and "trainable parameters" in finished.stderr
 
 
+@pytest.mark.cli
 def test_a_job_finds_the_package_in_the_space_its_env_url_names():
     """On a Job the script asks the Hub which <owner>/<name> a Space host is: a local server
     answering the Hub's `GET /api/spaces/<owner>/<name>` (200 for the one Space, 404 else)."""

@@ -10,6 +10,8 @@ from watercolour_env.pool import STARTER_POOL, Pool, Tier
 from watercolour_env.server.prompt import SYSTEM_PROMPT, user_prompt
 from watercolour_trainer.sft import at_most, parse_tiers, sketch_examples
 
+pytestmark = pytest.mark.train
+
 
 def starter_rows() -> list[dict]:
     return [json.loads(line) for line in (STARTER_POOL / "pool.jsonl").read_text().splitlines()]

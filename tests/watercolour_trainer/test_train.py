@@ -7,7 +7,7 @@ import pytest
 
 from watercolour_trainer.train import main
 
-pytestmark = [pytest.mark.slow, pytest.mark.server, pytest.mark.browser]
+pytestmark = [pytest.mark.slow, pytest.mark.server, pytest.mark.browser, pytest.mark.train]
 
 
 def small_run(server_url: str, output_dir, *extra: str) -> list[str]:

@@ -33,6 +33,7 @@ def test_padding_fails_on_a_lift_and_a_refused_swap_passes():
     assert Row("x").verdict == "pass"
 
 
+@pytest.mark.browser
 @pytest.mark.server
 @pytest.mark.slow
 def test_the_default_deployment_passes_its_audit(server_url, tmp_path):
@@ -69,6 +70,7 @@ def test_a_deployment_that_pays_copies_fails_its_audit(monkeypatch):
     assert "copy guard OFF" in done.stdout and done.stdout.splitlines()[-1] == "FAIL: copies"
 
 
+@pytest.mark.cli
 def test_an_unknown_group_is_refused_naming_the_groups():
     done = subprocess.run([WATERCOLOUR, "audit", "--only", "stripes"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "choose among formless, copies" in done.stderr

@@ -53,6 +53,7 @@ def probes(renderer) -> dict[str, bytes]:  # noqa: ANN001
     return {name: png for name, png in rendered.items() if png}
 
 
+@pytest.mark.browser
 @pytest.mark.slow
 def test_no_family_scores_above_the_okay_median(probes):
     scorer, pool = starter_scorer(), Pool.load(str(STARTER_POOL))
@@ -62,6 +63,7 @@ def test_no_family_scores_above_the_okay_median(probes):
     assert {name: s for name, s in scores.items() if s >= okay} == {}, f"okay median {okay:.3f}"
 
 
+@pytest.mark.browser
 @pytest.mark.slow
 def test_a_family_the_pool_never_saw_still_scores_below_its_okay_median(probes):
     pool = Pool.load(str(STARTER_POOL))
@@ -82,6 +84,7 @@ def test_a_family_the_pool_never_saw_still_scores_below_its_okay_median(probes):
     assert above == {}
 
 
+@pytest.mark.browser
 @pytest.mark.slow
 def test_the_swatch_card_and_more_hues_do_not_pay(renderer):
     scorer, pool = starter_scorer(), Pool.load(str(STARTER_POOL))
@@ -96,6 +99,7 @@ def test_the_swatch_card_and_more_hues_do_not_pay(renderer):
         assert png is not None and scorer.score(png) < okay, hues
 
 
+@pytest.mark.browser
 @pytest.mark.slow
 def test_honest_new_paintings_score_above_the_okay_median_as_a_rule(renderer):
     scorer, pool = starter_scorer(), Pool.load(str(STARTER_POOL))

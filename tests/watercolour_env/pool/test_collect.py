@@ -3,6 +3,8 @@
 import json
 import subprocess
 
+import pytest
+
 from tests.conftest import WATERCOLOUR, png_of
 from watercolour_env.pool import read_manifest
 
@@ -26,6 +28,7 @@ def write_run(folder):
     return rollouts
 
 
+@pytest.mark.cli
 def test_scored_paintings_above_the_floor_join_the_pool_unrated_with_their_provenance(tmp_path):
     rollouts = write_run(tmp_path / "my-run")
     pool = tmp_path / "mypool"
@@ -48,6 +51,7 @@ def test_scored_paintings_above_the_floor_join_the_pool_unrated_with_their_prove
     assert len(read_manifest(pool)) == 1
 
 
+@pytest.mark.cli
 def test_a_folder_without_a_run_is_one_line_and_exit_2(tmp_path):
     run = subprocess.run([WATERCOLOUR, "pool", "add", str(tmp_path), "--into", str(tmp_path / "p")],
                          capture_output=True, text=True, timeout=60)  # fmt: skip

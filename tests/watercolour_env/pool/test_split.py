@@ -4,6 +4,8 @@ import subprocess
 import sys
 from collections import Counter
 
+import pytest
+
 from tests.conftest import png_of
 from watercolour_env.pool import Pool, Tier
 from watercolour_env.pool.loader import Reference
@@ -38,6 +40,7 @@ def test_each_tier_and_kind_is_dealt_evenly_and_nothing_is_lost_or_shared():
     assert [r.id for r in proxy] == [i for i in ids if i in {r.id for r in proxy}]  # pool order kept
 
 
+@pytest.mark.cli
 def test_the_command_writes_two_pools_that_load(tmp_path):
     done = subprocess.run([sys.executable, "-m", "watercolour_trainer.cli", "pool", "split", str(tmp_path / "s")],
                           capture_output=True, text=True, timeout=300)  # fmt: skip

@@ -13,6 +13,8 @@ from tests.conftest import example, serving
 from watercolour_env import WatercolourAction, WatercolourEnv
 from watercolour_env.errors import ConfigError
 
+pytestmark = pytest.mark.server
+
 TOKEN = "wc-test-7f3a9c1e5b2d"
 SKETCH = example("hibiscus.js")
 

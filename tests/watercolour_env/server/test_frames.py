@@ -9,6 +9,8 @@ from websockets.sync.client import connect
 
 from tests.conftest import example
 
+pytestmark = [pytest.mark.server, pytest.mark.browser]
+
 REPLY = f"```js\n{example('hibiscus.js')}\n```"
 RESET = {"type": "reset", "data": {"seed": 1}}
 STEP = {"type": "step", "data": {"reply": REPLY}}

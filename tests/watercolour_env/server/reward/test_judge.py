@@ -232,6 +232,7 @@ def test_a_judge_that_answers_within_the_deadline_is_unchanged_by_it(endpoint):
     assert verdict.value == 1.0 and len(verdict.comparisons) == 8
 
 
+@pytest.mark.cli
 def test_pool_calibrate_refuses_without_a_token_and_exits_3_when_the_judge_resolves_nothing(endpoint, tmp_path):
     import subprocess
 
