@@ -20,7 +20,8 @@ LOCK := docker/env-requirements.txt
 EDITABLE := PYTHONWARNINGS="ignore:Editable installation"
 
 # `make check`: lint, format and the tests that need no browser, server, Docker, GPU or torch,
-# in a light venv (no sudo, no apt, no npm); CONTRIBUTING.md says what the marks mean.
+# in a light venv, with p5 from npm (no sudo, no apt, no Chromium); CONTRIBUTING.md says what
+# the marks mean.
 CHECK_VENV := .venv-check
 CHECK_MARKS := not (browser or server or slow or docker or gpu or train or wheel)
 
@@ -79,7 +80,7 @@ install: .stamps/apt .stamps/npm .stamps/venv
 	$(EDITABLE) $(CHECK_VENV)/bin/pip install -q --no-deps -e $(HPS_DIR)
 	@touch $@
 
-check: .stamps/check-venv
+check: .stamps/npm .stamps/check-venv
 	$(CHECK_VENV)/bin/ruff check .
 	$(CHECK_VENV)/bin/pytest -m "$(CHECK_MARKS)" -p no:cacheprovider
 

@@ -24,9 +24,9 @@ from pathlib import Path
 import torch
 
 from watercolour_env.pool import STARTER_POOL, Pool
+from watercolour_env.prompt import DEFAULT_SUBJECT, SYSTEM_PROMPT, user_prompt
 from watercolour_env.server.copies import CopyGuard
 from watercolour_env.server.gate import check_copy, check_render, check_source
-from watercolour_env.server.prompt import DEFAULT_SUBJECT, SYSTEM_PROMPT, user_prompt
 from watercolour_env.server.reward.embedded import EmbeddedScorer
 from watercolour_env.server.sandbox import Renderer
 from watercolour_trainer.policy import EMBEDDED_POLICY, load_policy

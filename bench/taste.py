@@ -2,7 +2,7 @@
 
     watercolour bench taste [--pool PATH] [--per-family 6] [--json out.json]
 
-Renders the audit's formless probe families (`watercolour_env.audit.families`, seed 0: other
+Renders the audit's formless probe families (`watercolour_env.families`, seed 0: other
 draws than the starter pool's formless `nope` paintings, seed 1) and the honest probes (new
 paintings that are not in the pool), fits the embedded scorer on the pool, and prints:
 
@@ -27,8 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
-from watercolour_env.audit.families import FAMILIES, family_sketches
 from watercolour_env.audit.probes import honest_sketches, other_subject_sketches
+from watercolour_env.families import FAMILIES, family_sketches
 from watercolour_env.pool import STARTER_POOL, Pool, Tier
 from watercolour_env.server.gate import check_render, check_source
 from watercolour_env.server.reward import embedded

@@ -65,3 +65,30 @@ def test_the_callers_settings_never_reach_a_test(tmp_path):
         cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-2000:]
+
+
+# The environment's rooms, lowest first: a module imports from its own room and those below it.
+# `curate` (pool building), `audit` and `deploy` sit above the server they render, score or check
+# settings through; the pool's format sits below it (issue 35).
+ROOMS = {"base": 0, "pool": 1, "server": 2, "curate": 3, "audit": 3, "deploy": 3, "cli": 4}
+
+
+def room(module: str) -> str:
+    """The room of `watercolour_env.<...>`: its subpackage, `cli`, or `base` for a top-level module."""
+    parts = module.split(".")
+    if len(parts) > 1 and parts[1] in ROOMS:
+        return parts[1]
+    return "base"
+
+
+def test_no_arrow_runs_back_up_between_the_environments_rooms():
+    package = REPO / "envs" / "watercolour_env"
+    arrows = set()
+    for path in package.rglob("*.py"):
+        if "node_modules" in path.parts or "starter" in path.parts:
+            continue
+        here = room("watercolour_env." + ".".join(path.relative_to(package).with_suffix("").parts))
+        for module in imported_modules(path):
+            if module.split(".")[0] == "watercolour_env" and ROOMS[room(module)] > ROOMS[here]:
+                arrows.add(f"{path.relative_to(REPO).as_posix()} ({here}) -> {module} ({room(module)})")
+    assert sorted(arrows) == []

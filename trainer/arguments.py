@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from watercolour_env.errors import ConfigError
-from watercolour_env.server.prompt import DEFAULT_SUBJECT
+from watercolour_env.prompt import DEFAULT_SUBJECT
 from watercolour_trainer.policy import EMBEDDED_POLICY
 
 SEED_FLAGS: dict[str, tuple[str, ...]] = {

@@ -147,7 +147,7 @@ def rebuild(run_dir: Path, top: int = TOP_PAINTINGS, render: bool = False) -> Pa
     Raises:
         ConfigError: no rollouts.jsonl in `run_dir` or `run_dir/rollouts`, or one that is empty or not a run's.
     """
-    from watercolour_env.pool.collect import read_rollout_rows, rollouts_file
+    from watercolour_env.curate.collect import read_rollout_rows, rollouts_file
     from watercolour_trainer.rollouts import Rollout
 
     source = rollouts_file(Path(run_dir))

@@ -51,8 +51,7 @@ def render_missing(rows: list[dict], folder: Path, workers: int = 2) -> tuple[in
         return 0, ""
     settings = load_settings()
     (folder / "paintings").mkdir(parents=True, exist_ok=True)
-    with Renderer(workers=workers, chromium_path=settings.chromium_path,
-                  network_namespace=settings.render_network_namespace) as renderer:  # fmt: skip
+    with Renderer.from_settings(settings, workers=workers) as renderer:
 
         def one(row: dict) -> str:
             result = renderer.render(row["sketch"], seed=row["seed"])

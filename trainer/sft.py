@@ -28,7 +28,7 @@ from trl import SFTConfig, SFTTrainer, TrlParser
 
 from watercolour_env.errors import ConfigError
 from watercolour_env.pool import Pool, Tier
-from watercolour_env.server.prompt import SYSTEM_PROMPT, user_prompt
+from watercolour_env.prompt import SYSTEM_PROMPT, user_prompt
 from watercolour_trainer.arguments import with_config_flag
 from watercolour_trainer.policy import EMBEDDED_POLICY, load_policy
 

@@ -25,7 +25,7 @@ from trl import GRPOTrainer
 from watercolour_env import WatercolourEnv
 from watercolour_env.client import parse_reward_weights
 from watercolour_env.errors import ConfigError
-from watercolour_env.server.prompt import REPLY_PRIMER
+from watercolour_env.prompt import REPLY_PRIMER
 from watercolour_trainer.arguments import WatercolourArguments, parse_arguments
 from watercolour_trainer.policy import load_policy, stop_at_closing_fence
 from watercolour_trainer.processes import SharedRolloutLog, keep_multicast_off

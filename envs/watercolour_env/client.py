@@ -13,6 +13,7 @@ from typing import Any
 from openenv.core.client_types import StepResult
 from openenv.core.env_client import EnvClient
 
+from watercolour_env.limits import DEFAULT_EPISODE_DEADLINE_S
 from watercolour_env.models import WatercolourAction, WatercolourObservation, WatercolourState
 
 TOKEN_VARIABLE = "WATERCOLOUR_API_TOKEN"
@@ -22,7 +23,7 @@ TOKEN_HEADER = "X-Watercolour-Token"
 EPISODE_TIMEOUT_MARGIN_S = 30.0
 """How much longer than the server's episode deadline a client waits: the server answers by its
 deadline (`infra_error` at worst), so a client that hears nothing by then has lost the server."""
-DEFAULT_EPISODE_TIMEOUT_S = 120.0 + EPISODE_TIMEOUT_MARGIN_S
+DEFAULT_EPISODE_TIMEOUT_S = DEFAULT_EPISODE_DEADLINE_S + EPISODE_TIMEOUT_MARGIN_S
 """The server's default episode deadline (`WATERCOLOUR_EPISODE_DEADLINE_S`, 120 s) plus the margin:
 `WatercolourEnv`'s `message_timeout_s` unless given (OpenEnv's own 60 s would give up on a step
 the server is still entitled to finish)."""

@@ -289,7 +289,7 @@ def _run_env() -> None:
     with Engine():
         print("making debian:bookworm-slim available (a local stand-in where no registry answers)", flush=True)
         build_base()
-        from watercolour_trainer.space_folder import assemble
+        from watercolour_env.deploy.space_folder import assemble
 
         with tempfile.TemporaryDirectory(prefix="watercolour-env-space-") as tmp:
             space = assemble("env", Path(tmp) / "space")  # what `watercolour deploy env` uploads

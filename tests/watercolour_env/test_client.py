@@ -18,7 +18,7 @@ def test_reward_weights_are_json_or_a_preset_name_passed_as_is():
 
 def test_the_client_waits_out_the_servers_default_episode_deadline_and_more():
     from watercolour_env import WatercolourEnv
-    from watercolour_env.server.watercolour_environment import DEFAULT_EPISODE_DEADLINE_S
+    from watercolour_env.limits import DEFAULT_EPISODE_DEADLINE_S
 
     # OpenEnv's own default is 60 s, half the server's 120 s deadline: a slow step that the
     # server would still answer (an infra_error at worst) was a client-side timeout

@@ -13,8 +13,8 @@ import venv
 import pytest
 
 from tests.conftest import EXAMPLES, REPO
+from watercolour_env.deploy.space_folder import assemble
 from watercolour_env.errors import missing_extra
-from watercolour_trainer.space_folder import assemble
 
 pytestmark = [pytest.mark.server, pytest.mark.browser, pytest.mark.slow]
 

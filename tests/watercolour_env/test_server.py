@@ -8,7 +8,7 @@ import pytest
 
 from tests.conftest import example, expected_outcomes, slow_sketch
 from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
-from watercolour_env.server.prompt import SYSTEM_PROMPT
+from watercolour_env.prompt import SYSTEM_PROMPT
 from watercolour_env.sketch import ALLOWED_BRUSH_METHODS
 
 pytestmark = [pytest.mark.server, pytest.mark.browser]

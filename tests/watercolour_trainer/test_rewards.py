@@ -123,13 +123,6 @@ def test_a_server_that_stays_at_its_limit_past_the_deadline_leaves_the_rollout_u
     assert rollout.status == "infra_error" and "CAPACITY_REACHED" in rollout.detail
 
 
-def test_the_default_episode_timeout_is_the_servers_default_deadline_plus_the_margin():
-    from watercolour_env.server.watercolour_environment import DEFAULT_EPISODE_DEADLINE_S
-    from watercolour_trainer.rewards import DEFAULT_EPISODE_TIMEOUT_S, EPISODE_TIMEOUT_MARGIN_S
-
-    assert DEFAULT_EPISODE_DEADLINE_S + EPISODE_TIMEOUT_MARGIN_S == DEFAULT_EPISODE_TIMEOUT_S == 120 + 30
-
-
 @pytest.mark.server
 @pytest.mark.browser
 def test_trls_completion_table_gets_each_rollouts_status_violations_errors_and_components(server_url):

@@ -7,7 +7,7 @@ import pytest
 from tests.conftest import WATERCOLOUR
 from watercolour_env.errors import ConfigError
 from watercolour_env.pool import STARTER_POOL, Pool, Tier
-from watercolour_env.server.prompt import SYSTEM_PROMPT, user_prompt
+from watercolour_env.prompt import SYSTEM_PROMPT, user_prompt
 from watercolour_trainer.sft import at_most, parse_tiers, sketch_examples
 
 pytestmark = pytest.mark.train

@@ -33,9 +33,9 @@ from typing import Any
 import httpx
 
 from watercolour_env.audit.copies import edited_copies
-from watercolour_env.audit.families import FAMILIES, family_sketches
 from watercolour_env.audit.probes import honest_sketches, other_subject_sketches
 from watercolour_env.client import TOKEN_VARIABLE, WatercolourEnv, auth_headers
+from watercolour_env.families import FAMILIES, family_sketches
 from watercolour_env.models import WatercolourAction
 from watercolour_env.pool.subjects import SubjectCoverage
 

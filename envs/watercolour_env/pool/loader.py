@@ -24,7 +24,7 @@ from PIL import Image
 
 from watercolour_env.errors import ConfigError, read_text
 from watercolour_env.pool.subjects import SubjectCoverage, declared_subjects
-from watercolour_env.server.prompt import DEFAULT_SUBJECT
+from watercolour_env.prompt import DEFAULT_SUBJECT
 from watercolour_env.terms import TIER_NAMES, Tier
 
 MANIFEST = "pool.jsonl"

@@ -57,13 +57,7 @@ def build_app(settings: ServerSettings | None = None, renderer: Renderer | None 
     atexit.register(rubric.close)
     log.info("reward weights%s: %s", f" (preset {settings.preset})" if settings.preset else "", weights)
     if renderer is None:
-        renderer = Renderer(
-            workers=settings.render_workers,
-            deadline_s=settings.render_deadline_s,
-            max_queue=settings.render_max_queue,
-            chromium_path=settings.chromium_path,
-            network_namespace=settings.render_network_namespace,
-        )
+        renderer = Renderer.from_settings(settings)
         renderer.start()
         atexit.register(renderer.close)
     sessions = SessionCount()

@@ -83,7 +83,7 @@ def shingles(source: str) -> set[int]:
 
 def common_shingles() -> set[int]:
     """Shingles of sketches that any policy writes: five draws of the audit's formless families."""
-    from watercolour_env.audit.families import family_sketches
+    from watercolour_env.families import family_sketches
 
     common: set[int] = set()
     for seed in range(10, 15):

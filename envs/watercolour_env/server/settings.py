@@ -19,13 +19,13 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from watercolour_env.errors import ConfigError
+from watercolour_env.limits import DEFAULT_EPISODE_DEADLINE_S, DEFAULT_MAX_REPLY_BYTES
 from watercolour_env.pool import STARTER_POOL
+from watercolour_env.prompt import DEFAULT_SUBJECT
 from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR
-from watercolour_env.server.prompt import DEFAULT_SUBJECT
 from watercolour_env.server.reward import GATE_DEFAULT_WEIGHT, TERMS
 from watercolour_env.server.reward.rubric import PRESETS, RubricWeights, preset
 from watercolour_env.server.reward.term import Term
-from watercolour_env.server.watercolour_environment import DEFAULT_EPISODE_DEADLINE_S, DEFAULT_MAX_REPLY_BYTES
 
 MAX_RENDER_WORKERS = 64
 """The most Chromium pages one server renders with at once (`WATERCOLOUR_RENDER_WORKERS`)."""

@@ -14,6 +14,14 @@ from openenv.core.env_server.interfaces import Environment
 from pydantic_core import PydanticSerializationError
 
 from watercolour_env.errors import WatercolourError
+from watercolour_env.limits import (
+    DEFAULT_EPISODE_DEADLINE_S,
+    DEFAULT_MAX_REPLY_BYTES,
+    MAX_DETAIL_CHARS,
+    MAX_REFERENCES,
+    MAX_SEED,
+    MAX_SUBJECT_CHARS,
+)
 from watercolour_env.models import (
     EpisodeStatus,
     RewardComponent,
@@ -23,6 +31,7 @@ from watercolour_env.models import (
     WatercolourState,
 )
 from watercolour_env.pool.subjects import SubjectCoverage
+from watercolour_env.prompt import DEFAULT_SUBJECT, SYSTEM_PROMPT, user_prompt
 from watercolour_env.server.copies import CopyGuard
 from watercolour_env.server.gate import (
     DEFAULT_PAINT_FLOOR,
@@ -32,7 +41,6 @@ from watercolour_env.server.gate import (
     check_source,
     sandbox_detail,
 )  # fmt: skip
-from watercolour_env.server.prompt import DEFAULT_SUBJECT, SYSTEM_PROMPT, user_prompt
 from watercolour_env.server.reward.rubric import Rubric, RubricWeights
 from watercolour_env.server.sandbox import Renderer
 from watercolour_env.server.sandbox.picture import clean_text
@@ -40,20 +48,6 @@ from watercolour_env.terms import Violation
 
 log = logging.getLogger(__name__)
 
-MAX_SEED = 2**32 - 1
-MAX_SUBJECT_CHARS = 200
-"""A subject is a few words for the prompt ("a peach hibiscus"), not a second prompt."""
-DEFAULT_MAX_REPLY_BYTES = 262_144
-"""About 65,000 tokens of code: 8 times the longest completion budget of the seed's runs (8,192)."""
-DEFAULT_EPISODE_DEADLINE_S = 120.0
-"""One step's whole budget (render queue, render, scorers): the render deadline (20 s) and the
-judge's request timeout (60 s) with room for the queue of 64 sessions on 2 workers (p99 67 s;
-docs/LOG.md, issue 15)."""
-MAX_REFERENCES = 32
-"""The most references one episode may ask the judge for (each is two comparisons); the same
-bound as `WATERCOLOUR_REFERENCES_PER_EPISODE`."""
-MAX_DETAIL_CHARS = 4000
-"""The longest `detail` a step sends, in characters: a few violations and their reasons."""
 RESET_OPTIONS = ("seed", "episode_id", "subject", "return_image", "weights", "references")
 
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from tests.conftest import starter_scorer
-from watercolour_env.audit.families import FAMILIES, PALETTES, _sketch, family_sketches, stripes
 from watercolour_env.audit.probes import honest_sketches
+from watercolour_env.families import FAMILIES, PALETTES, _sketch, family_sketches, stripes
 from watercolour_env.pool import STARTER_POOL, Pool, Tier
 from watercolour_env.server.gate import check_render, check_source
 from watercolour_env.server.reward.embedded import TIER_RANK, EmbeddedScorer, image_features

@@ -9,9 +9,9 @@ import pytest
 from PIL import Image
 
 from tests.conftest import EXAMPLES, REPO
+from watercolour_env.curate.render import contact_sheets, render_folder
 from watercolour_env.errors import ConfigError
 from watercolour_env.pool import Pool, Tier, read_manifest, write_manifest
-from watercolour_env.pool.render import contact_sheets, render_folder
 
 pytestmark = pytest.mark.browser
 

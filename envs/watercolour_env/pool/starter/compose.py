@@ -17,7 +17,7 @@ import json
 import random
 from pathlib import Path
 
-from watercolour_env.audit.families import family_sketches
+from watercolour_env.families import family_sketches
 
 HERE = Path(__file__).parent
 FORMLESS_PER_FAMILY, FORMLESS_SEED = 3, 1

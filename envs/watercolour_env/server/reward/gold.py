@@ -4,7 +4,7 @@ Set `WATERCOLOUR_GOLD_POOL` to a pool (the other half of `watercolour pool split
 observation carries a `gold` component beside the reward's: the same painting under a scorer
 fitted on held-out ratings. Its weight stays 0 (a preset or an episode may weigh it, but then it
 is no longer gold). The proxy rising while the gold falls is reward over-optimisation
-(`watercolour_env.pool.split`, issue 34).
+(`watercolour_env.curate.split`, issue 34).
 """
 
 from __future__ import annotations

@@ -92,6 +92,26 @@ class Renderer(PageRecovery):
         self._waiting = 0  # renders waiting for a worker or rendering
         self._waiting_lock, self._start_lock = threading.Lock(), threading.Lock()
 
+    @classmethod
+    def from_settings(cls, settings: object, **overrides: object) -> Renderer:
+        """A renderer as the server's settings describe it, not yet started.
+
+        Args:
+            settings: the server's `Settings` (its `render_workers`, `render_deadline_s`,
+                `render_max_queue`, `chromium_path` and `render_network_namespace`, read by name:
+                the sandbox imports nothing from the server above it).
+            **overrides: any of `__init__`'s arguments, in place of the settings' value (e.g.
+                `workers=1` to render one sketch).
+        """
+        arguments = {
+            "workers": settings.render_workers,
+            "deadline_s": settings.render_deadline_s,
+            "max_queue": settings.render_max_queue,
+            "chromium_path": settings.chromium_path,
+            "network_namespace": settings.render_network_namespace,
+        }
+        return cls(**(arguments | overrides))
+
     def __enter__(self) -> Renderer:
         self.start()
         return self

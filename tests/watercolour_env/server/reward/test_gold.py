@@ -4,9 +4,9 @@ import pytest
 
 from tests.conftest import example, png_of, starter_scorer
 from watercolour_env import EpisodeStatus, WatercolourAction
+from watercolour_env.curate.hub import write_folder
 from watercolour_env.errors import ConfigError
 from watercolour_env.pool import STARTER_POOL, Pool, Tier
-from watercolour_env.pool.hub import write_folder
 from watercolour_env.pool.loader import Reference
 from watercolour_env.server.reward import build_terms
 from watercolour_env.server.reward.embedded import EmbeddedTerm
@@ -67,7 +67,7 @@ def test_an_episode_reports_gold_at_weight_zero_and_the_reward_leaves_it_out(tmp
 
 
 def test_the_copy_guard_holds_the_gold_pools_paintings_too():
-    from watercolour_env.pool.split import split_pool
+    from watercolour_env.curate.split import split_pool
     from watercolour_env.server.app import guarded_pool
     from watercolour_env.server.copies import CopyGuard
 

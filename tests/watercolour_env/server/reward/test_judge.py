@@ -196,7 +196,7 @@ def test_a_judge_weight_for_inference_providers_without_a_token_refuses_to_start
 
 
 def test_calibration_reports_each_references_win_rate_hardest_first(endpoint, tmp_path):
-    from watercolour_env.pool.calibrate import calibrate, rollout_paintings, write_report
+    from watercolour_env.curate.calibrate import calibrate, rollout_paintings, write_report
 
     (tmp_path / "paintings").mkdir()
     for i, ref in enumerate(starter_pool().tier(Tier.NOPE)[:2]):
@@ -250,7 +250,7 @@ def test_pool_calibrate_refuses_without_a_token_and_exits_3_when_the_judge_resol
     ]
     url, _ = endpoint
     small = tmp_path / "pool"
-    from watercolour_env.pool.hub import write_folder
+    from watercolour_env.curate.hub import write_folder
 
     write_folder(Pool(starter_pool().tier(Tier.LOVE)[:1] + starter_pool().tier(Tier.OKAY)[:1], source="t"), small)
     nothing = subprocess.run([WATERCOLOUR, "pool", "calibrate", str(tmp_path), "--pool", str(small), "--base-url", url,

@@ -1,42 +1,14 @@
-"""`watercolour deploy`: the dry runs (folder and calls), the refusals, and the real calls of
-huggingface_hub against a local server that answers the Hub's routes (the Hub cannot be reached here)."""
+"""`watercolour deploy`: the dry runs (the folder and the calls), the refusals and the warnings."""
 
 from __future__ import annotations
 
-import base64
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
-import yaml
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
 
-from tests.conftest import REPO, WATERCOLOUR, serving
-
-SECRET = "hf_secret_value_never_shown_0123"
-
-
-def deploy(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if not k.endswith("TOKEN")}
-    return subprocess.run([WATERCOLOUR, "deploy", *args], capture_output=True, text=True, timeout=120,
-                          env={**clean, **(env or {})})  # fmt: skip
-
-
-def stderr_of(result: subprocess.CompletedProcess) -> list[str]:
-    """stderr's lines but the warning about uncommitted changes (the tests run on a working tree)."""
-    return [line for line in result.stderr.splitlines() if "files with uncommitted changes" not in line]
-
-
-def tracked(*folders: str) -> set[str]:
-    out = subprocess.run(["git", "-C", str(REPO), "ls-files", *folders], capture_output=True, text=True, check=True)
-    return set(out.stdout.split())
-
-
-def files_in(folder: Path) -> set[str]:
-    return {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
+from tests.conftest import REPO
+from tests.watercolour_env.deploy.conftest import SECRET, deploy, files_in, stderr_of, tracked
 
 
 @pytest.mark.cli
@@ -161,115 +133,6 @@ def test_a_misconfiguration_is_refused_in_one_line(tmp_path, args, message):
     assert result.returncode == 2
     assert message in result.stderr and len(stderr_of(result)) == 1, result.stderr
     assert not (tmp_path / "out").exists()
-
-
-@pytest.mark.cli
-def test_without_a_token_a_real_deploy_stops_before_any_call(tmp_path):
-    result = deploy("env", "--space", "me/x", env={"HF_HOME": str(tmp_path), "HF_HUB_OFFLINE": "0"})
-    assert result.returncode == 2
-    assert "no Hugging Face token" in result.stderr and "create_repo" not in result.stdout
-
-
-@pytest.fixture
-def hub():
-    """A local server answering the Hub routes `deploy` uses, recording each request."""
-    seen: list[tuple[str, str, object]] = []
-    app = FastAPI()
-
-    @app.post("/api/repos/create")
-    async def create(request: Request):
-        body = await request.json()
-        seen.append(("create", body["name"], body))
-        return {"url": f"https://huggingface.co/spaces/{body['organization']}/{body['name']}"}
-
-    @app.post("/api/spaces/{owner}/{name}/variables")
-    async def variable(owner: str, name: str, request: Request):
-        body = await request.json()
-        seen.append(("variable", f"{owner}/{name}", body))
-        return {body["key"]: {"value": body["value"], "updatedAt": "2026-12-02T00:00:00.000Z"}}
-
-    @app.post("/api/spaces/{owner}/{name}/secrets")
-    async def secret(owner: str, name: str, request: Request):
-        seen.append(("secret", f"{owner}/{name}", await request.json()))
-        return {}
-
-    @app.post("/api/spaces/{owner}/{name}/hardware")
-    async def hardware(owner: str, name: str, request: Request):
-        body = await request.json()
-        seen.append(("hardware", f"{owner}/{name}", body))
-        return {"stage": "BUILDING", "hardware": {"current": None, "requested": body["flavor"]},
-                "sleepTime": body.get("sleepTimeSeconds"), "storage": None}  # fmt: skip
-
-    @app.post("/api/validate-yaml")
-    async def validate_yaml(request: Request):
-        body = await request.json()
-        card = yaml.safe_load(body["content"].split("---")[1])
-        seen.append(("card", body["repoType"], card))
-        if body["repoType"] == "space" and card.get("sdk") not in ("docker", "gradio", "static"):
-            return JSONResponse({"errors": [{"message": '"sdk" is required'}]}, status_code=400)
-        return {"errors": [], "warnings": []}
-
-    @app.post("/api/spaces/{owner}/{name}/preupload/{revision}")
-    async def preupload(owner: str, name: str, revision: str, request: Request):
-        body = await request.json()
-        return {"files": [{"path": f["path"], "uploadMode": "regular", "shouldIgnore": False} for f in body["files"]]}
-
-    @app.post("/api/spaces/{owner}/{name}/commit/{revision}")
-    async def commit(owner: str, name: str, revision: str, request: Request):
-        lines = [json.loads(line) for line in (await request.body()).decode().splitlines() if line.strip()]
-        files = {x["value"]["path"]: base64.b64decode(x["value"]["content"]) for x in lines if x["key"] == "file"}
-        seen.append(("commit", f"{owner}/{name}", files))
-        return {"commitUrl": f"https://huggingface.co/spaces/{owner}/{name}/commit/{'0' * 40}",
-                "commitOid": "0" * 40, "success": True}  # fmt: skip
-
-    with serving(app) as url:
-        yield url, seen
-
-
-@pytest.mark.cli
-def test_a_real_deploy_makes_the_calls_of_its_dry_run_on_the_hub(hub, tmp_path):
-    url, seen = hub
-    env = {"HF_ENDPOINT": url, "HF_TOKEN": "hf_writer_token", "HF_HUB_OFFLINE": "0", "HF_HOME": str(tmp_path),
-           "HPSV3_API_TOKEN": SECRET}  # fmt: skip
-    result = deploy("hpsv3", "--space", "me/hps", env=env)
-    assert result.returncode == 0, result.stderr
-    kinds = [(kind, repo) for kind, repo, _ in seen]
-    assert kinds == [("create", "hps"), ("secret", "me/hps"), ("hardware", "me/hps"), ("card", "space"),
-                     ("commit", "me/hps")]  # fmt: skip
-    assert seen[3][2]["sdk"] == "docker" and seen[3][2]["app_port"] == 7860
-    assert seen[0][2]["type"] == "space" and seen[0][2]["sdk"] == "docker"
-    assert seen[1][2] == {"key": "HPSV3_API_TOKEN", "value": SECRET}  # the real value reaches the Hub ...
-    assert SECRET not in result.stdout + result.stderr  # ... and is never shown
-    assert seen[2][2] == {"flavor": "l4x1", "sleepTimeSeconds": 3600}
-    files = seen[4][2]
-    assert files["Dockerfile"] == (REPO / "docker/hpsv3.Dockerfile").read_bytes()
-    assert set(files) == tracked("scorers/hpsv3_space") | {"Dockerfile", "README.md"}
-
-
-@pytest.mark.cli
-def test_a_hub_that_does_not_answer_is_one_line_saying_how_far_it_got(tmp_path):
-    from watercolour_trainer.demo import free_port
-
-    env = {"HF_ENDPOINT": f"http://127.0.0.1:{free_port()}", "HF_TOKEN": "hf_writer_token", "HF_HUB_OFFLINE": "0",
-           "HF_HOME": str(tmp_path), "HPSV3_API_TOKEN": SECRET}  # fmt: skip
-    result = deploy("hpsv3", "--space", "me/hps", env=env)
-    assert result.returncode == 2, result.stderr
-    assert "the Hub did not answer create_repo for me/hps" in result.stderr
-    assert "0 of 4 calls were made" in result.stderr and len(stderr_of(result)) == 1
-
-
-@pytest.mark.train
-def test_the_trainer_finds_the_replicas_deploy_creates(tmp_path):
-    from watercolour_trainer.arguments import WatercolourArguments
-
-    result = deploy("env", "--space", "me/wenv", "--replicas", "3", "--dry-run", str(tmp_path))
-    assert result.returncode == 0, result.stderr
-    created = [c["args"]["repo_id"] for c in json.loads((tmp_path / "calls.json").read_text())
-               if c["call"] == "create_repo"]  # fmt: skip
-    # a Space USER/NAME is served at https://USER-NAME.hf.space
-    hosts = ["https://" + name.replace("/", "-") + ".hf.space" for name in created]
-    urls = WatercolourArguments(env_url="https://me-wenv.hf.space", env_replicas=3).replica_urls()
-    assert urls == hosts == ["https://me-wenv-1.hf.space", "https://me-wenv-2.hf.space", "https://me-wenv-3.hf.space"]
 
 
 @pytest.mark.cli

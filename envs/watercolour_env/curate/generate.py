@@ -19,8 +19,8 @@ from pathlib import Path
 from tqdm import tqdm
 
 from watercolour_env.pool import PoolRow, read_manifest, write_manifest
+from watercolour_env.prompt import SYSTEM_PROMPT, user_prompt
 from watercolour_env.server.gate import check_render, check_source
-from watercolour_env.server.prompt import SYSTEM_PROMPT, user_prompt
 from watercolour_env.server.sandbox import Renderer
 
 log = logging.getLogger(__name__)

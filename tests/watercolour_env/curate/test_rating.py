@@ -5,8 +5,8 @@ import shutil
 import pytest
 
 from tests.conftest import serving
+from watercolour_env.curate.rating import rating_app
 from watercolour_env.pool import STARTER_POOL, Tier, read_manifest, write_manifest
-from watercolour_env.pool.rating import rating_app
 
 pytestmark = pytest.mark.browser
 

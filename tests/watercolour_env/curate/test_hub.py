@@ -2,8 +2,8 @@
 
 import datasets
 
+from watercolour_env.curate.hub import SHARD, push, write_folder
 from watercolour_env.pool import STARTER_POOL, Pool
-from watercolour_env.pool.hub import SHARD, push, write_folder
 
 
 def test_a_dry_run_writes_a_parquet_shard_and_the_card_that_read_back_as_the_same_pool(tmp_path):

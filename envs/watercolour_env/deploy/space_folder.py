@@ -13,7 +13,8 @@ from pathlib import Path
 
 from watercolour_env.errors import ConfigError
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
+"""The checkout the folder is assembled from (deploy runs from a git checkout)."""
 
 SHIM = (
     '"""The watercolour environment\'s client (`pip install` this Space, then import `watercolour_env`)."""\n\n'

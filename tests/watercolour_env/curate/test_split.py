@@ -7,9 +7,9 @@ from collections import Counter
 import pytest
 
 from tests.conftest import png_of
+from watercolour_env.curate.split import family, split_pool
 from watercolour_env.pool import Pool, Tier
 from watercolour_env.pool.loader import Reference
-from watercolour_env.pool.split import family, split_pool
 
 
 def reference(id_: str, tier: Tier) -> Reference:

@@ -7,8 +7,8 @@ from fastapi import FastAPI, Request
 from openai import OpenAI
 
 from tests.conftest import example, serving
+from watercolour_env.curate.generate import Generator
 from watercolour_env.pool import read_manifest
-from watercolour_env.pool.generate import Generator
 
 pytestmark = pytest.mark.browser
 

@@ -65,8 +65,8 @@ def split_command(
     on the proxy half, and the `gold` component, fitted on the other half and never paid, scores
     every painting beside it (`watercolour analyze` prints both by third).
     """
+    from watercolour_env.curate.hub import write_folder
     from watercolour_env.pool import STARTER_POOL
-    from watercolour_env.pool.hub import write_folder
 
     whole = Pool.load(pool or str(STARTER_POOL))
     for name, references in zip(("proxy", "gold"), split_pool(whole, seed), strict=True):
