@@ -82,6 +82,7 @@ install: .stamps/apt .stamps/npm .stamps/venv
 
 check: .stamps/npm .stamps/check-venv
 	$(CHECK_VENV)/bin/ruff check .
+	$(CHECK_VENV)/bin/ruff format --check .
 	$(CHECK_VENV)/bin/pytest -m "$(CHECK_MARKS)" -p no:cacheprovider
 
 demo: install
@@ -105,6 +106,7 @@ docker-env: install
 
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 
 clean:
 	rm -rf .stamps runs $(HPS_VENV) $(CHECK_VENV) $(JS_DIR)/node_modules

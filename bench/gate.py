@@ -86,8 +86,10 @@ def main(argv: list[str] | None = None) -> None:
 
 def extraction_cost(reps: int) -> None:
     """Milliseconds to read the fences of adversarial replies: the old pattern, the scan, extraction."""
-    print(f"\n{'reply':<16} {'size':>8} {'old pattern ms':>16} {'fenced_blocks ms':>18} {'extract_sketch ms':>19}"
-          f" {'old/new':>9}")  # fmt: skip
+    print(
+        f"\n{'reply':<16} {'size':>8} {'old pattern ms':>16} {'fenced_blocks ms':>18} {'extract_sketch ms':>19}"
+        f" {'old/new':>9}"
+    )
     for kind, make in ADVERSARIAL.items():
         for label, size in SIZES.items():
             reply = make(size)

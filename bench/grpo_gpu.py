@@ -51,19 +51,49 @@ except ImportError:  # the GPU machine: no install, the checkout's code as train
 
 ARCHES = {
     # Qwen3-4B's config.json (hub: Qwen/Qwen3-4B), vocabulary aside
-    "qwen3-4b": dict(model_type="qwen3", hidden_size=2560, intermediate_size=9728, num_hidden_layers=36,
-                     num_attention_heads=32, num_key_value_heads=8, head_dim=128, max_position_embeddings=40960,
-                     rope_theta=1_000_000, rms_norm_eps=1e-6, tie_word_embeddings=True),
+    "qwen3-4b": dict(
+        model_type="qwen3",
+        hidden_size=2560,
+        intermediate_size=9728,
+        num_hidden_layers=36,
+        num_attention_heads=32,
+        num_key_value_heads=8,
+        head_dim=128,
+        max_position_embeddings=40960,
+        rope_theta=1_000_000,
+        rms_norm_eps=1e-6,
+        tie_word_embeddings=True,
+    ),
     # Qwen3-30B-A3B's config.json: 128 experts, 8 a token
-    "qwen3-30b-a3b": dict(model_type="qwen3_moe", hidden_size=2048, intermediate_size=6144,
-                          moe_intermediate_size=768, num_hidden_layers=48, num_attention_heads=32,
-                          num_key_value_heads=4, head_dim=128, num_experts=128, num_experts_per_tok=8,
-                          max_position_embeddings=40960, rope_theta=1_000_000, rms_norm_eps=1e-6,
-                          norm_topk_prob=True, tie_word_embeddings=False),
+    "qwen3-30b-a3b": dict(
+        model_type="qwen3_moe",
+        hidden_size=2048,
+        intermediate_size=6144,
+        moe_intermediate_size=768,
+        num_hidden_layers=48,
+        num_attention_heads=32,
+        num_key_value_heads=4,
+        head_dim=128,
+        num_experts=128,
+        num_experts_per_tok=8,
+        max_position_embeddings=40960,
+        rope_theta=1_000_000,
+        rms_norm_eps=1e-6,
+        norm_topk_prob=True,
+        tie_word_embeddings=False,
+    ),
     # for a test on CPU
-    "tiny": dict(model_type="qwen3", hidden_size=64, intermediate_size=128, num_hidden_layers=2,
-                 num_attention_heads=4, num_key_value_heads=2, head_dim=16, tie_word_embeddings=True),
-}  # fmt: skip
+    "tiny": dict(
+        model_type="qwen3",
+        hidden_size=64,
+        intermediate_size=128,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        head_dim=16,
+        tie_word_embeddings=True,
+    ),
+}
 
 
 class StandInRenderer:
@@ -85,13 +115,30 @@ class StandInRenderer:
             time.sleep(self.render_s)
         self.renders += 1
         elapsed = (time.perf_counter() - started) * 1000
-        return RenderResult(RenderStatus.OK, png=self.png, paint_fraction=0.4, finished=True, elapsed_ms=elapsed,
-                            queued_ms=queued * 1000, renderer=self.renderer_string)  # fmt: skip
+        return RenderResult(
+            RenderStatus.OK,
+            png=self.png,
+            paint_fraction=0.4,
+            finished=True,
+            elapsed_ms=elapsed,
+            queued_ms=queued * 1000,
+            renderer=self.renderer_string,
+        )
 
     def stats(self) -> dict:
-        return {"workers": self.workers, "busy": 0, "free": self.workers, "replacing": 0, "queued": 0,
-                "max_queue": 64, "renderer": self.renderer_string, "chromium": "none", "started": True,
-                "closed": False, "network": "none"}  # fmt: skip
+        return {
+            "workers": self.workers,
+            "busy": 0,
+            "free": self.workers,
+            "replacing": 0,
+            "queued": 0,
+            "max_queue": 64,
+            "renderer": self.renderer_string,
+            "chromium": "none",
+            "started": True,
+            "closed": False,
+            "network": "none",
+        }
 
     def close(self) -> None:
         pass
@@ -136,9 +183,14 @@ def build_policy(arch: str, tokenizer, device: str):  # noqa: ANN001, ANN201
     from transformers import AutoConfig, AutoModelForCausalLM
 
     fields = dict(ARCHES[arch])
-    config = AutoConfig.for_model(fields.pop("model_type"), vocab_size=len(tokenizer), **fields,
-                                  bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
-                                  pad_token_id=tokenizer.pad_token_id)  # fmt: skip
+    config = AutoConfig.for_model(
+        fields.pop("model_type"),
+        vocab_size=len(tokenizer),
+        **fields,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+    )
     dtype = torch.bfloat16 if device == "cuda" else torch.float32
     started = time.perf_counter()
     with torch.device(torch.cuda.current_device() if device == "cuda" else device):
@@ -218,32 +270,81 @@ def main() -> None:
                 from accelerate.utils import gather_object
 
                 peaks, made = gather_object([peak_gib]), gather_object([tokens[0]])
-            rows.append({"step": len(rows) + 1, "step_s": step_s, "generate_s": generate_s, "reward_s": reward_s,
-                         "optimise_s": step_s - generating[0], "tokens": sum(made),
-                         "tokens_per_s": sum(made) / generate_s if generate_s > 0 else 0.0,
-                         "peak_gib": max(peaks), "peak_gib_per_gpu": peaks})  # fmt: skip
+            rows.append(
+                {
+                    "step": len(rows) + 1,
+                    "step_s": step_s,
+                    "generate_s": generate_s,
+                    "reward_s": reward_s,
+                    "optimise_s": step_s - generating[0],
+                    "tokens": sum(made),
+                    "tokens_per_s": sum(made) / generate_s if generate_s > 0 else 0.0,
+                    "peak_gib": max(peaks),
+                    "peak_gib_per_gpu": peaks,
+                }
+            )
             if rank == 0:
                 print(json.dumps(rows[-1]), flush=True)
 
     generating, tokens = [0.0], [0]
     with serve_environment(args.render_s, args.render_workers // processes) as (url, app):
-        flags = ["--env-url", url, "--lora", "--all-linear", "--gradient-checkpointing", "--top-p", "0.95",
-                 "--top-k", "20", "--lr", "5e-5", "--lr-scheduler", "constant_with_warmup", "--warmup-steps", "5",
-                 "--scale-rewards", "none", "--steps", str(args.steps), "--n-episodes", str(max(8, args.steps)),
-                 "--num-generations", "8", "--per-device-batch-size", "1",
-                 "--gradient-accumulation-steps", str(8 // processes),
-                 "--max-completion-length", str(args.max_completion_length), "--report_to", "none",
-                 "--save_strategy", "no", "--logging_steps", "1", "--output_dir", args.output_dir]  # fmt: skip
+        flags = [
+            "--env-url",
+            url,
+            "--lora",
+            "--all-linear",
+            "--gradient-checkpointing",
+            "--top-p",
+            "0.95",
+            "--top-k",
+            "20",
+            "--lr",
+            "5e-5",
+            "--lr-scheduler",
+            "constant_with_warmup",
+            "--warmup-steps",
+            "5",
+            "--scale-rewards",
+            "none",
+            "--steps",
+            str(args.steps),
+            "--n-episodes",
+            str(max(8, args.steps)),
+            "--num-generations",
+            "8",
+            "--per-device-batch-size",
+            "1",
+            "--gradient-accumulation-steps",
+            str(8 // processes),
+            "--max-completion-length",
+            str(args.max_completion_length),
+            "--report_to",
+            "none",
+            "--save_strategy",
+            "no",
+            "--logging_steps",
+            "1",
+            "--output_dir",
+            args.output_dir,
+        ]
         flags += ["--bf16"] if device == "cuda" else ["--use_cpu", "true", "--bf16", "false"]
         wargs, config = parse_arguments(flags)
         reward = ExampleReplies(wargs.replica_urls(), config.num_generations, max_parallel=8)
         reward.check_configuration(wargs.subject)
         wargs.episode_timeout_s = reward.timeout_s
         dataset = build_dataset(wargs, tokenizer)
-        peft_config = LoraConfig(r=wargs.lora_r, lora_alpha=wargs.lora_alpha, target_modules="all-linear",
-                                 task_type="CAUSAL_LM")  # fmt: skip
-        trainer = GRPOTrainer(model=model, reward_funcs=[reward], args=config, train_dataset=dataset,
-                              processing_class=tokenizer, peft_config=peft_config, callbacks=[Split()])  # fmt: skip
+        peft_config = LoraConfig(
+            r=wargs.lora_r, lora_alpha=wargs.lora_alpha, target_modules="all-linear", task_type="CAUSAL_LM"
+        )
+        trainer = GRPOTrainer(
+            model=model,
+            reward_funcs=[reward],
+            args=config,
+            train_dataset=dataset,
+            processing_class=tokenizer,
+            peft_config=peft_config,
+            callbacks=[Split()],
+        )
         described = describe_training(trainer.model)
         print(described, flush=True)
         generate = trainer._generate_and_score_completions  # generation plus the reward call inside it
@@ -264,20 +365,33 @@ def main() -> None:
         renders = sum(gather_object([renders]))
     if rank != 0:
         return
-    summary = {"arch": args.arch, "device": torch.cuda.get_device_name() if device == "cuda" else "cpu",
-               "processes": processes,
-               "sharding": "fsdp" if os.environ.get("ACCELERATE_USE_FSDP") == "true" else "none",
-               "build_s": build_s, "training": described, "renders": renders, "render_s": args.render_s,
-               "render_workers": args.render_workers, "max_completion_length": args.max_completion_length,
-               "steps": rows}  # fmt: skip
-    print(f"\n{args.arch} on {summary['device']} x{processes} (sharding: {summary['sharding']}): built in "
-          f"{build_s:.1f} s; {described}")
-    print(f"{'step':>4} {'step s':>7} {'generate s':>10} {'reward s':>8} {'optimise s':>10} {'tokens/s':>8} "
-          f"{'env share':>9} {'peak GiB':>8}")  # fmt: skip
+    summary = {
+        "arch": args.arch,
+        "device": torch.cuda.get_device_name() if device == "cuda" else "cpu",
+        "processes": processes,
+        "sharding": "fsdp" if os.environ.get("ACCELERATE_USE_FSDP") == "true" else "none",
+        "build_s": build_s,
+        "training": described,
+        "renders": renders,
+        "render_s": args.render_s,
+        "render_workers": args.render_workers,
+        "max_completion_length": args.max_completion_length,
+        "steps": rows,
+    }
+    print(
+        f"\n{args.arch} on {summary['device']} x{processes} (sharding: {summary['sharding']}): built in "
+        f"{build_s:.1f} s; {described}"
+    )
+    print(
+        f"{'step':>4} {'step s':>7} {'generate s':>10} {'reward s':>8} {'optimise s':>10} {'tokens/s':>8} "
+        f"{'env share':>9} {'peak GiB':>8}"
+    )
     for r in rows:
-        print(f"{r['step']:>4} {r['step_s']:>7.1f} {r['generate_s']:>10.1f} {r['reward_s']:>8.1f} "
-              f"{r['optimise_s']:>10.1f} {r['tokens_per_s']:>8.0f} {r['reward_s'] / r['step_s']:>9.1%} "
-              f"{r['peak_gib']:>8.1f}")  # fmt: skip
+        print(
+            f"{r['step']:>4} {r['step_s']:>7.1f} {r['generate_s']:>10.1f} {r['reward_s']:>8.1f} "
+            f"{r['optimise_s']:>10.1f} {r['tokens_per_s']:>8.0f} {r['reward_s'] / r['step_s']:>9.1%} "
+            f"{r['peak_gib']:>8.1f}"
+        )
     if args.json:
         Path(args.json).write_text(json.dumps(summary, indent=2))
 

@@ -107,8 +107,14 @@ def over_http(inferencer, max_batch: int, in_flight: int, requests: int, clients
         counters = client.get(f"{url}/info").json()["counters"]
     server.should_exit = True
     thread.join(10)
-    return {"max_batch": max_batch, "requests": requests, "clients": clients, "seconds": elapsed,
-            "images_per_s": requests / elapsed, "largest_batch": counters["largest_batch"]}  # fmt: skip
+    return {
+        "max_batch": max_batch,
+        "requests": requests,
+        "clients": clients,
+        "seconds": elapsed,
+        "images_per_s": requests / elapsed,
+        "largest_batch": counters["largest_batch"],
+    }
 
 
 def main() -> None:
@@ -130,21 +136,31 @@ def main() -> None:
     build_s = time.perf_counter() - started
     params = sum(p.numel() for p in inferencer.model.parameters())
     device_name = torch.cuda.get_device_name() if args.device.startswith("cuda") else "cpu"
-    print(f"HPSv3 {args.size} (random weights, {params / 1e9:.2f} B parameters, {args.dtype}) on {device_name}; "
-          f"built in {build_s:.1f} s; torch {torch.__version__}, transformers {transformers.__version__}")  # fmt: skip
+    print(
+        f"HPSv3 {args.size} (random weights, {params / 1e9:.2f} B parameters, {args.dtype}) on {device_name}; "
+        f"built in {build_s:.1f} s; torch {torch.__version__}, transformers {transformers.__version__}"
+    )
 
     rows = []
     for block_diagonal in (False, True):
         use_block_diagonal_vision_attention(block_diagonal)
         for b in args.batches.split(","):
-            rows.append({"vision_attention": "per image" if block_diagonal else "masked square (transformers)",
-                         **direct(inferencer, int(b), args.reps, args.device)})  # fmt: skip
-    print("\n| vision attention | batch | median s/batch | of which CPU prepare | min | max | images/s "
-          "| peak GPU GiB |\n|---|---|---|---|---|---|---|---|")  # fmt: skip
+            rows.append(
+                {
+                    "vision_attention": "per image" if block_diagonal else "masked square (transformers)",
+                    **direct(inferencer, int(b), args.reps, args.device),
+                }
+            )
+    print(
+        "\n| vision attention | batch | median s/batch | of which CPU prepare | min | max | images/s "
+        "| peak GPU GiB |\n|---|---|---|---|---|---|---|---|"
+    )
     for r in rows:
         peak = f"{r['peak_gib']:.1f}" if r["peak_gib"] is not None else "-"
-        print(f"| {r['vision_attention']} | {r['batch']} | {r['median_s']:.3f} | {r['prepare_s']:.3f} | "
-              f"{r['min_s']:.3f} | {r['max_s']:.3f} | {r['images_per_s']:.1f} | {peak} |")  # fmt: skip
+        print(
+            f"| {r['vision_attention']} | {r['batch']} | {r['median_s']:.3f} | {r['prepare_s']:.3f} | "
+            f"{r['min_s']:.3f} | {r['max_s']:.3f} | {r['images_per_s']:.1f} | {peak} |"
+        )
 
     top = max(int(b) for b in args.batches.split(","))
     use_block_diagonal_vision_attention(False)
@@ -154,17 +170,33 @@ def main() -> None:
         over_http(inferencer, top, 1, args.http_requests, top),
         over_http(inferencer, top, 2, args.http_requests, top),
     ]
-    print(f"\nThrough HTTP, {args.http_requests} single-image requests from {top} concurrent clients:\n"
-          "| server | seconds | images/s | largest batch |\n|---|---|---|---|")  # fmt: skip
-    names = ["baseline (one at a time, transformers' attention)", f"batches of up to {top}, per-image attention",
-             f"batches of up to {top}, per-image attention, next batch prepared during forward"]  # fmt: skip
+    print(
+        f"\nThrough HTTP, {args.http_requests} single-image requests from {top} concurrent clients:\n"
+        "| server | seconds | images/s | largest batch |\n|---|---|---|---|"
+    )
+    names = [
+        "baseline (one at a time, transformers' attention)",
+        f"batches of up to {top}, per-image attention",
+        f"batches of up to {top}, per-image attention, next batch prepared during forward",
+    ]
     for name, r in zip(names, http, strict=True):
         print(f"| {name} | {r['seconds']:.2f} | {r['images_per_s']:.1f} | {r['largest_batch']} |")
     ratio = http[-1]["images_per_s"] / http[0]["images_per_s"]
     print(f"ratio ours / baseline: {ratio:.1f}x")
     if args.json:
-        args.json.write_text(json.dumps({"size": args.size, "device": device_name, "parameters": params,
-                                         "direct": rows, "http": http, "ratio": ratio}, indent=2))  # fmt: skip
+        args.json.write_text(
+            json.dumps(
+                {
+                    "size": args.size,
+                    "device": device_name,
+                    "parameters": params,
+                    "direct": rows,
+                    "http": http,
+                    "ratio": ratio,
+                },
+                indent=2,
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -51,8 +51,14 @@ def main() -> None:
         for start in range(0, args.samples, args.batch):
             torch.manual_seed(start)
             size = min(args.batch, args.samples - start)
-            sampling = dict(do_sample=True, temperature=args.temperature, top_p=args.top_p, top_k=args.top_k,
-                            max_new_tokens=args.max_new_tokens, pad_token_id=tokenizer.pad_token_id)  # fmt: skip
+            sampling = dict(
+                do_sample=True,
+                temperature=args.temperature,
+                top_p=args.top_p,
+                top_k=args.top_k,
+                max_new_tokens=args.max_new_tokens,
+                pad_token_id=tokenizer.pad_token_id,
+            )
             with torch.no_grad():
                 out = model.generate(
                     input_ids=encoded["input_ids"][:size], attention_mask=encoded["attention_mask"][:size], **sampling

@@ -90,9 +90,15 @@ async def session(url: str, episodes: int, offset: int, replies: list[str], out:
                 out["reset"].append(reset_s)
                 out["step"].append(step_s)
                 out["wait"].append((obs.queue_ms or 0) / 1000)
-                out["trace"].append({"sketch": MIX[(index + i) % len(MIX)], "step_started_s": started - out["t0"],
-                                     "step_s": step_s, "queue_s": (obs.queue_ms or 0) / 1000,
-                                     "status": obs.status.value})  # fmt: skip
+                out["trace"].append(
+                    {
+                        "sketch": MIX[(index + i) % len(MIX)],
+                        "step_started_s": started - out["t0"],
+                        "step_s": step_s,
+                        "queue_s": (obs.queue_ms or 0) / 1000,
+                        "status": obs.status.value,
+                    }
+                )
                 out["status"][obs.status.value] = out["status"].get(obs.status.value, 0) + 1
                 if obs.status.value == "infra_error":  # which stage: queue full, queue, render, scorer
                     why = obs.detail.split(" (")[0]
@@ -164,8 +170,9 @@ def main() -> None:
     url = f"http://127.0.0.1:{port}"
     env = {**os.environ, "WATERCOLOUR_MAX_CONCURRENT_ENVS": str(args.capacity), "WATERCOLOUR_PORT": str(port)}
     sink = open(args.server_log, "w") if args.server_log else subprocess.DEVNULL  # noqa: SIM115 (open as long as the server)
-    server = subprocess.Popen([sys.executable, "-m", "watercolour_env.cli", "serve"], env=env,
-                              stdout=sink, stderr=subprocess.STDOUT)  # fmt: skip
+    server = subprocess.Popen(
+        [sys.executable, "-m", "watercolour_env.cli", "serve"], env=env, stdout=sink, stderr=subprocess.STDOUT
+    )
     failed = False
     try:
         deadline = time.monotonic() + 120
@@ -197,19 +204,23 @@ def main() -> None:
         server.terminate()
         server.wait(timeout=30)
 
-    print(f"\nthe same mix without the server, {workers} render workers, {args.baseline_episodes} episodes before "
-          f"each configuration and after the last: {', '.join(f'{b:.2f}' for b in baselines)} episodes/s "
-          f"(range {min(baselines):.2f}-{max(baselines):.2f})\n")  # fmt: skip
+    print(
+        f"\nthe same mix without the server, {workers} render workers, {args.baseline_episodes} episodes before "
+        f"each configuration and after the last: {', '.join(f'{b:.2f}' for b in baselines)} episodes/s "
+        f"(range {min(baselines):.2f}-{max(baselines):.2f})\n"
+    )
     head = f"{'config':>8} {'episodes':>8} {'ep/s':>6} {'base':>5} {'x base':>6} {'reset p50/p99 s':>16} "
     head += f"{'step p50/p99 s':>15} {'wait p50/p99 s':>15} {'errors':>6} {'leaked':>6} {'RSS MB before/after':>20}"
     print(head + "  statuses")
     for i, (name, done, rate, out, leaked, before, after) in enumerate(rows):
         baseline = (baselines[i] + baselines[i + 1]) / 2
-        print(f"{name:>8} {done:>8} {rate:>6.2f} {baseline:>5.2f} {rate / baseline:>6.2f} "
-              f"{pct(out['reset'], .5):>7.3f} /{pct(out['reset'], .99):>7.3f} "
-              f"{pct(out['step'], .5):>6.2f} /{pct(out['step'], .99):>6.2f} "
-              f"{pct(out['wait'], .5):>6.2f} /{pct(out['wait'], .99):>6.2f} "
-              f"{len(out['errors']):>6} {leaked:>6} {before:>9.0f} /{after:>8.0f}  {out['status']}")  # fmt: skip
+        print(
+            f"{name:>8} {done:>8} {rate:>6.2f} {baseline:>5.2f} {rate / baseline:>6.2f} "
+            f"{pct(out['reset'], 0.5):>7.3f} /{pct(out['reset'], 0.99):>7.3f} "
+            f"{pct(out['step'], 0.5):>6.2f} /{pct(out['step'], 0.99):>6.2f} "
+            f"{pct(out['wait'], 0.5):>6.2f} /{pct(out['wait'], 0.99):>6.2f} "
+            f"{len(out['errors']):>6} {leaked:>6} {before:>9.0f} /{after:>8.0f}  {out['status']}"
+        )
         for why, count in sorted(out["infra"].items(), key=lambda kv: -kv[1]):
             print(f"         infra_error x {count}: {why}")
         for err in sorted(set(out["errors"]))[:3]:
@@ -218,12 +229,20 @@ def main() -> None:
         import json
 
         table = [
-            {"config": name, "episodes": done, "episodes_per_s": rate,
-             "baseline_episodes_per_s": (baselines[i] + baselines[i + 1]) / 2,
-             "errors": out["errors"], "leaked_sessions": leaked, "statuses": out["status"], "infra": out["infra"],
-             "rss_mb_before": before, "rss_mb_after": after}
+            {
+                "config": name,
+                "episodes": done,
+                "episodes_per_s": rate,
+                "baseline_episodes_per_s": (baselines[i] + baselines[i + 1]) / 2,
+                "errors": out["errors"],
+                "leaked_sessions": leaked,
+                "statuses": out["status"],
+                "infra": out["infra"],
+                "rss_mb_before": before,
+                "rss_mb_after": after,
+            }
             for i, (name, done, rate, out, leaked, before, after) in enumerate(rows)
-        ]  # fmt: skip
+        ]
         Path(args.json).write_text(json.dumps(table, indent=2))
     if args.trace:
         import json

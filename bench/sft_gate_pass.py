@@ -107,8 +107,10 @@ def main() -> None:
                 results[name] = {"seconds": round(time.perf_counter() - started, 1), "replies": replies}
             gate_all(results[name]["replies"], renderer, guard, scorer)
 
-    print(f"\n{'model':<6} {'passed':>8} {'rate':>6} {'copies':>6} {'score median [range]':>22} "
-          f"{'median tokens':>14} {'sampling s':>10}  commonest violations")  # fmt: skip
+    print(
+        f"\n{'model':<6} {'passed':>8} {'rate':>6} {'copies':>6} {'score median [range]':>22} "
+        f"{'median tokens':>14} {'sampling s':>10}  commonest violations"
+    )
     rates = {}
     for name, result in results.items():
         replies = result["replies"]
@@ -119,9 +121,10 @@ def main() -> None:
         copies = sum(r["copied"] is not None for r in replies)
         scores = sorted(r["score"] for r in replies if r["score"] is not None)
         spread = f"{statistics.median(scores):.3f} [{scores[0]:.3f}, {scores[-1]:.3f}]" if scores else "-"
-        print(f"{name:<6} {passed:>4}/{len(replies):<3} {rates[name]:>6.0%} {copies:>6} {spread:>22} "
-              f"{tokens:>14.0f} {result['seconds']:>10}  "
-              + ", ".join(f"{v} {c}" for v, c in common))  # fmt: skip
+        print(
+            f"{name:<6} {passed:>4}/{len(replies):<3} {rates[name]:>6.0%} {copies:>6} {spread:>22} "
+            f"{tokens:>14.0f} {result['seconds']:>10}  " + ", ".join(f"{v} {c}" for v, c in common)
+        )
     if "base" in rates and "sft" in rates:
         ratio = "n/a (no base reply passed)" if rates["base"] == 0 else f"{rates['sft'] / rates['base']:.1f}x"
         print(f"pass rate after / before SFT: {ratio}; adapter {args.adapter}")

@@ -70,8 +70,11 @@ def main() -> None:
     tiers = [r.tier for r in pool.references]
     family_of = [r.id.split("-")[1] if r.id.startswith("formless-") else "" for r in pool.references]
     others = {k: v for k, v in honest_sketches("").items() if not k.startswith("hibiscus")} | other_subject_sketches()
-    probes = render_all(family_sketches(args.per_family) | {f"honest:{k}": v for k, v in honest_sketches().items()}
-                        | {f"other:{k}": v for k, v in others.items()})  # fmt: skip
+    probes = render_all(
+        family_sketches(args.per_family)
+        | {f"honest:{k}": v for k, v in honest_sketches().items()}
+        | {f"other:{k}": v for k, v in others.items()}
+    )
     report: dict[str, dict] = {}
     for label, weight in (("baseline (linear only)", 0.0), ("embedded", embedded.OUTSIDE_WEIGHT)):
         saved, embedded.OUTSIDE_WEIGHT = embedded.OUTSIDE_WEIGHT, weight
@@ -87,31 +90,48 @@ def main() -> None:
                 held = embedded.EmbeddedScorer._fit_arrays(features[keep], ranks[keep], L2)
                 held_okay = medians(held, features[keep], [t for t, k in zip(tiers, keep, strict=True) if k])["okay"]
                 rows[family] = {
-                    "sent": sum(name.startswith(family + "-") for name in probes), "gated": sum(
-                        png is None for name, png in probes.items() if name.startswith(family + "-")),
-                    "best": best, "held_out_best": max(held.score(png) for png in pngs), "held_out_okay": held_okay,
-                }  # fmt: skip
+                    "sent": sum(name.startswith(family + "-") for name in probes),
+                    "gated": sum(png is None for name, png in probes.items() if name.startswith(family + "-")),
+                    "best": best,
+                    "held_out_best": max(held.score(png) for png in pngs),
+                    "held_out_okay": held_okay,
+                }
             honest = {name[7:]: scorer.score(png) for name, png in probes.items() if name.startswith("honest:") and png}
             other = {name[6:]: scorer.score(png) for name, png in probes.items() if name.startswith("other:") and png}
         finally:
             embedded.OUTSIDE_WEIGHT = saved
-        report[label] = {"accuracy": accuracy, "medians": tier_medians, "families": rows, "honest": honest,
-                         "other": other}  # fmt: skip
-        print(f"\n## {label}: held-out pairwise accuracy median {statistics.median(accuracy):.3f} "
-              f"(range {min(accuracy):.3f}-{max(accuracy):.3f}); okay median {tier_medians['okay']:.3f}, "
-              f"love median {tier_medians['love']:.3f}")  # fmt: skip
-        print(f"{'family':10s} {'sent':>4s} {'gated':>5s} {'best':>6s} {'vs okay':>8s} {'held-out best':>13s} "
-              f"{'its okay':>8s}  verdict")  # fmt: skip
+        report[label] = {
+            "accuracy": accuracy,
+            "medians": tier_medians,
+            "families": rows,
+            "honest": honest,
+            "other": other,
+        }
+        print(
+            f"\n## {label}: held-out pairwise accuracy median {statistics.median(accuracy):.3f} "
+            f"(range {min(accuracy):.3f}-{max(accuracy):.3f}); okay median {tier_medians['okay']:.3f}, "
+            f"love median {tier_medians['love']:.3f}"
+        )
+        print(
+            f"{'family':10s} {'sent':>4s} {'gated':>5s} {'best':>6s} {'vs okay':>8s} {'held-out best':>13s} "
+            f"{'its okay':>8s}  verdict"
+        )
         for family, row in rows.items():
             ok = row["best"] <= tier_medians["okay"] and row["held_out_best"] <= row["held_out_okay"]
-            print(f"{family:10s} {row['sent']:4d} {row['gated']:5d} {row['best']:6.3f} "
-                  f"{row['best'] - tier_medians['okay']:+8.3f} {row['held_out_best']:13.3f} "
-                  f"{row['held_out_okay']:8.3f}  {'pass' if ok else 'FAIL'}")  # fmt: skip
-        print(f"other subjects (held out): best {max(other.values()):.3f}, above the okay median "
-              f"{sum(s > tier_medians['okay'] for s in other.values())}/{len(other)}")  # fmt: skip
+            print(
+                f"{family:10s} {row['sent']:4d} {row['gated']:5d} {row['best']:6.3f} "
+                f"{row['best'] - tier_medians['okay']:+8.3f} {row['held_out_best']:13.3f} "
+                f"{row['held_out_okay']:8.3f}  {'pass' if ok else 'FAIL'}"
+            )
+        print(
+            f"other subjects (held out): best {max(other.values()):.3f}, above the okay median "
+            f"{sum(s > tier_medians['okay'] for s in other.values())}/{len(other)}"
+        )
         above = sum(s > tier_medians["okay"] for s in honest.values())
-        print(f"honest probes above the okay median: {above}/{len(honest)} "
-              f"(min {min(honest.values()):.3f}, median {statistics.median(honest.values()):.3f})")  # fmt: skip
+        print(
+            f"honest probes above the okay median: {above}/{len(honest)} "
+            f"(min {min(honest.values()):.3f}, median {statistics.median(honest.values()):.3f})"
+        )
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
 

@@ -142,6 +142,7 @@ def _the_marks_say_what_a_test_needs(request, monkeypatch):
         if fixture in request.fixturenames and not needed <= marks:
             raise AssertionError(f"{request.node.nodeid} uses {fixture}: mark it {sorted(needed - marks)}")
     if not marks & (HEAVY_MARKS | {"cli"}):
+
         def refused(self, args, *rest, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
             raise AssertionError(f"{request.node.nodeid} starts {args!r}: mark it `cli` (pyproject's markers)")
 
@@ -221,20 +222,27 @@ def hpsv3_space(tmp_path_factory):
     paths = json.loads(
         subprocess.run(
             [str(HPSV3_PYTHON), "-m", "hpsv3_space.tiny_model", str(folder)],
-            cwd=scorers, check=True, capture_output=True, text=True,
-        ).stdout.strip().splitlines()[-1]
-    )  # fmt: skip
+            cwd=scorers,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        .stdout.strip()
+        .splitlines()[-1]
+    )
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     token = "test-token"
-    env = {**os.environ, **paths,
-           "HPSV3_DEVICE": "cpu", "HPSV3_API_TOKEN": token, "HPSV3_MAX_WAIT_MS": "20"}  # fmt: skip
+    env = {**os.environ, **paths, "HPSV3_DEVICE": "cpu", "HPSV3_API_TOKEN": token, "HPSV3_MAX_WAIT_MS": "20"}
     log = (folder / "space.log").open("w")
     process = subprocess.Popen(
         [str(HPSV3_PYTHON), "-m", "uvicorn", "hpsv3_space.app:app", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=scorers, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
+        cwd=scorers,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     try:

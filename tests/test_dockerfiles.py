@@ -23,8 +23,11 @@ BIN = Path(sys.executable).parent
 @pytest.mark.cli
 def test_hadolint_passes_on_every_dockerfile():
     assert [p.name for p in DOCKERFILES] == ["env.Dockerfile", "hpsv3.Dockerfile"]
-    result = subprocess.run([str(BIN / "hadolint"), "--config", str(REPO / "docker" / "hadolint.yaml"),
-                             *map(str, DOCKERFILES)], capture_output=True, text=True)  # fmt: skip
+    result = subprocess.run(
+        [str(BIN / "hadolint"), "--config", str(REPO / "docker" / "hadolint.yaml"), *map(str, DOCKERFILES)],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -74,14 +77,18 @@ def test_the_space_cards_match_the_images():
     assert "openenv" in env["tags"]
     dockerfile = (REPO / "docker" / "env.Dockerfile").read_text()
     assert f"WATERCOLOUR_PORT={env['app_port']}" in dockerfile and f"EXPOSE {env['app_port']}" in dockerfile
-    assert f"--port\", \"{hps['app_port']}\"" in (REPO / "docker" / "hpsv3.Dockerfile").read_text()
+    assert f'--port", "{hps["app_port"]}"' in (REPO / "docker" / "hpsv3.Dockerfile").read_text()
 
 
 @pytest.fixture(scope="module")
 def env_space(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("deploy")
-    result = subprocess.run([WATERCOLOUR, "deploy", "env", "--space", "tester/watercolour-env", "--dry-run", str(out)],
-                            capture_output=True, text=True, timeout=120)  # fmt: skip
+    result = subprocess.run(
+        [WATERCOLOUR, "deploy", "env", "--space", "tester/watercolour-env", "--dry-run", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     return out / "space"
 
@@ -89,8 +96,12 @@ def env_space(tmp_path_factory) -> Path:
 @pytest.mark.cli
 def test_openenv_static_validation_passes_on_the_deployed_folder(env_space, tmp_path):
     out = tmp_path / "static.json"
-    result = subprocess.run([str(BIN / "openenv"), "validate", str(env_space), "--level", "static", "--output",
-                             str(out)], capture_output=True, text=True, timeout=120)  # fmt: skip
+    result = subprocess.run(
+        [str(BIN / "openenv"), "validate", str(env_space), "--level", "static", "--output", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     (check,) = json.loads(out.read_text())["results"]
     assert (check["check_id"], check["status"]) == ("static.manifest", "pass")
@@ -125,8 +136,22 @@ def test_the_deployed_folder_installs_with_pip_as_the_client_package(env_space, 
     holding watercolour_env (and the trainer, whose code the Job runs)."""
     import zipfile
 
-    result = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w",
-                             str(tmp_path), str(env_space)], capture_output=True, text=True, timeout=300)  # fmt: skip
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(tmp_path),
+            str(env_space),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     (wheel,) = tmp_path.glob("watercolour-*.whl")
     names = zipfile.ZipFile(wheel).namelist()

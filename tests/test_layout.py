@@ -6,8 +6,12 @@ import pytest
 
 from tests.conftest import REPO
 
-SOURCES = [p for root in ("envs", "trainer", "scorers", "bench", "tests") for p in (REPO / root).rglob("*.py")
-           if "node_modules" not in p.parts]  # fmt: skip
+SOURCES = [
+    p
+    for root in ("envs", "trainer", "scorers", "bench", "tests")
+    for p in (REPO / root).rglob("*.py")
+    if "node_modules" not in p.parts
+]
 # Modules over 400 lines (issue 13): none, and none may come back.
 OVER_400_LINES: set[str] = set()
 
@@ -62,8 +66,12 @@ def test_the_callers_settings_never_reach_a_test(tmp_path):
     env = {**os.environ, "WATERCOLOUR_PRESET": "hps-only"}
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.conftest", str(probe)],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stdout[-2000:]
 
 
@@ -92,3 +100,15 @@ def test_no_arrow_runs_back_up_between_the_environments_rooms():
             if module.split(".")[0] == "watercolour_env" and ROOMS[room(module)] > ROOMS[here]:
                 arrows.add(f"{path.relative_to(REPO).as_posix()} ({here}) -> {module} ({room(module)})")
     assert sorted(arrows) == []
+
+
+def test_pre_commit_runs_the_ruff_the_dev_extra_pins():
+    import tomllib
+
+    import yaml
+
+    dev = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]["dev"]
+    [pinned] = [d for d in dev if d.startswith("ruff==")]
+    hooks = yaml.safe_load((REPO / ".pre-commit-config.yaml").read_text())["repos"][0]["hooks"]
+    assert {h["id"] for h in hooks} == {"ruff-check", "ruff-format"}
+    assert all(h["additional_dependencies"] == [pinned] for h in hooks)

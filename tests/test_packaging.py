@@ -18,8 +18,11 @@ STARTER = REPO / "envs" / "watercolour_env" / "pool" / "starter"
 def test_a_wheel_carries_the_starter_pool_and_an_install_of_it_loads_the_pool_outside_the_checkout(tmp_path):
     build = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", str(REPO), "-w", str(tmp_path)],
-        capture_output=True, text=True, timeout=300, check=True,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
     assert "absent from the `packages` configuration" not in build.stdout + build.stderr
     (wheel,) = tmp_path.glob("watercolour-*.whl")
     rows = [json.loads(line) for line in (STARTER / "pool.jsonl").read_text().splitlines()]
@@ -36,8 +39,9 @@ def test_a_wheel_carries_the_starter_pool_and_an_install_of_it_loads_the_pool_ou
         "print(json.dumps([watercolour_env.__file__, Pool.load(str(STARTER_POOL)).counts()]))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(tmp_path / "site")}
-    run = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True,
-                         timeout=120, check=True)  # fmt: skip
+    run = subprocess.run(
+        [sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=True
+    )
     where, counts = json.loads(run.stdout.splitlines()[-1])
     assert where.startswith(str(tmp_path / "site"))  # the installed copy, not the checkout
     assert counts == {"love": tiers["love"], "okay": tiers["okay"], "nope": tiers["nope"]}

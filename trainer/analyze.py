@@ -102,8 +102,10 @@ def decompose(first: list[float], last: list[float], threshold: float = BAD_REWA
     for name, third in (("first", first), ("last", last)):
         bad = [r for r in third if r < threshold]
         good = [r for r in third if r >= threshold]
-        parts[name] = {"p": {"bad": len(bad) / len(third), "good": len(good) / len(third)},
-                       "m": {"bad": _mean(bad), "good": _mean(good)}}  # fmt: skip
+        parts[name] = {
+            "p": {"bad": len(bad) / len(third), "good": len(good) / len(third)},
+            "m": {"bad": _mean(bad), "good": _mean(good)},
+        }
     composition = within = 0.0
     for g in ("bad", "good"):
         m1, m2 = parts["first"]["m"][g], parts["last"]["m"][g]
@@ -147,18 +149,22 @@ def analyze(rollouts: list[dict], log_history: list[dict] | None = None) -> dict
         for r in at:
             if r["reward"] is not None:
                 groups[r["group"]].append(r["reward"])
-        per_step.append({
-            "step": step,
-            "rollouts": len(at),
-            "reward_mean": _mean(rewards),
-            "reward_best": max(rewards) if rewards else None,
-            "reward_median": statistics.median(rewards) if rewards else None,
-            "frac_reward_zero_std": (sum(len(set(g)) <= 1 for g in groups.values()) / len(groups)) if groups else None,
-            "gate_fail_share": sum(r["status"] == "rejected" for r in at) / len(at),
-            "unscored_share": sum(r["reward"] is None for r in at) / len(at),
-            "proxy_mean": _mean([v for r in at if (v := _component(r, PROXY)) is not None]),
-            "gold_mean": _mean([v for r in at if (v := _component(r, GOLD)) is not None]),
-        })  # fmt: skip
+        per_step.append(
+            {
+                "step": step,
+                "rollouts": len(at),
+                "reward_mean": _mean(rewards),
+                "reward_best": max(rewards) if rewards else None,
+                "reward_median": statistics.median(rewards) if rewards else None,
+                "frac_reward_zero_std": (sum(len(set(g)) <= 1 for g in groups.values()) / len(groups))
+                if groups
+                else None,
+                "gate_fail_share": sum(r["status"] == "rejected" for r in at) / len(at),
+                "unscored_share": sum(r["reward"] is None for r in at) / len(at),
+                "proxy_mean": _mean([v for r in at if (v := _component(r, PROXY)) is not None]),
+                "gold_mean": _mean([v for r in at if (v := _component(r, GOLD)) is not None]),
+            }
+        )
     scored_steps = [s for s in per_step if s["reward_mean"] is not None]
     slope, t = ols_slope([s["step"] for s in scored_steps], [s["reward_mean"] for s in scored_steps])
     third_rows = []
@@ -170,18 +176,20 @@ def analyze(rollouts: list[dict], log_history: list[dict] | None = None) -> dict
         painted = [r["paint_fraction"] for r in rs if r.get("paint_fraction") is not None]
         best = [s["reward_best"] for s in per_step if s["step"] in part and s["reward_best"] is not None]
         median = [s["reward_median"] for s in per_step if s["step"] in part and s["reward_median"] is not None]
-        third_rows.append({
-            "third": name,
-            "steps": f"{part[0]}-{part[-1]}" if part else "",
-            "rollouts": len(rs),
-            "reward_mean": _mean(rewards),
-            "share_under_0_3": (sum(r < BAD_REWARD for r in rewards) / len(rewards)) if rewards else None,
-            "best_of_step": _mean(best),
-            "median_of_step": _mean(median),
-            "gate_fail_share": (sum(r["status"] == "rejected" for r in rs) / len(rs)) if rs else None,
-            "unscored_share": (sum(r["reward"] is None for r in rs) / len(rs)) if rs else None,
-            "paint_coverage": _mean(painted),
-        })  # fmt: skip
+        third_rows.append(
+            {
+                "third": name,
+                "steps": f"{part[0]}-{part[-1]}" if part else "",
+                "rollouts": len(rs),
+                "reward_mean": _mean(rewards),
+                "share_under_0_3": (sum(r < BAD_REWARD for r in rewards) / len(rewards)) if rewards else None,
+                "best_of_step": _mean(best),
+                "median_of_step": _mean(median),
+                "gate_fail_share": (sum(r["status"] == "rejected" for r in rs) / len(rs)) if rs else None,
+                "unscored_share": (sum(r["reward"] is None for r in rs) / len(rs)) if rs else None,
+                "paint_coverage": _mean(painted),
+            }
+        )
     scored = [r for r in rollouts if r["reward"] is not None]
     components = defaultdict(list)
     for r in scored:
@@ -210,7 +218,7 @@ def analyze(rollouts: list[dict], log_history: list[dict] | None = None) -> dict
                 "corr_with_reward": pearson([v for v, _ in pairs], [w for _, w in pairs]),
             }
             for name, pairs in sorted(components.items())
-        },  # fmt: skip
+        },
         "shapes_corr_with_reward": pearson([float(n) for n, _ in shape_pairs], [w for _, w in shape_pairs]),
         "gate_fail_share": sum(r["status"] == "rejected" for r in rollouts) / len(rollouts),
         "unscored_share": sum(r["reward"] is None for r in rollouts) / len(rollouts),
@@ -234,10 +242,13 @@ def time_split(log_history: list[dict]) -> dict | None:
     step = [e["time/step_s"] for e in rows]
     optimisation = [max(0.0, s - g - v) for s, g, v in zip(step, generation, environment, strict=True)]
     return {
-        "steps": len(rows), "generation_s": statistics.median(generation),
-        "environment_s": statistics.median(environment), "optimisation_s": statistics.median(optimisation),
-        "step_s": statistics.median(step), "environment_share": sum(environment) / sum(step) if sum(step) else None,
-    }  # fmt: skip
+        "steps": len(rows),
+        "generation_s": statistics.median(generation),
+        "environment_s": statistics.median(environment),
+        "optimisation_s": statistics.median(optimisation),
+        "step_s": statistics.median(step),
+        "environment_share": sum(environment) / sum(step) if sum(step) else None,
+    }
 
 
 def _component(rollout: dict, name: str) -> float | None:
@@ -251,10 +262,20 @@ def proxy_and_gold(by_step: dict[int, list[dict]], parts: list[list[int]]) -> li
     """
     rows = []
     for name, part in zip(("first", "middle", "last"), parts, strict=True):
-        pairs = [(p, g) for s in part for r in by_step[s] if (p := _component(r, PROXY)) is not None
-                 and (g := _component(r, GOLD)) is not None]  # fmt: skip
-        rows.append({"third": name, "paintings": len(pairs), "proxy": _mean([p for p, _ in pairs]),
-                     "gold": _mean([g for _, g in pairs])})  # fmt: skip
+        pairs = [
+            (p, g)
+            for s in part
+            for r in by_step[s]
+            if (p := _component(r, PROXY)) is not None and (g := _component(r, GOLD)) is not None
+        ]
+        rows.append(
+            {
+                "third": name,
+                "paintings": len(pairs),
+                "proxy": _mean([p for p, _ in pairs]),
+                "gold": _mean([g for _, g in pairs]),
+            }
+        )
     return rows if any(row["paintings"] for row in rows) else None
 
 

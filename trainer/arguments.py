@@ -72,9 +72,11 @@ class WatercolourArguments:
     stop_at_closing_fence: bool = field(default=False, metadata={"help": "End generation at the first ``` token."})
     compile_generation: bool = field(
         default=False,
-        metadata={"help": "Let transformers compile the policy's forward for generation (with cache_implementation "
-                  "static, on CUDA); TRL turns it off. docs/gpu-run.md"},
-    )  # fmt: skip
+        metadata={
+            "help": "Let transformers compile the policy's forward for generation (with cache_implementation "
+            "static, on CUDA); TRL turns it off. docs/gpu-run.md"
+        },
+    )
     adapter: str | None = field(
         default=None, metadata={"help": "A LoRA adapter folder (from `watercolour sft`) to start from and train on."}
     )
@@ -94,9 +96,11 @@ class WatercolourArguments:
     )
     stop_after_s: float | None = field(
         default=None,
-        metadata={"help": "Wall-clock seconds after which the run saves a checkpoint at the end of the step it is in "
-                  "and stops (a machine lent by the call: resume with --resume_from_checkpoint last)."},
-    )  # fmt: skip
+        metadata={
+            "help": "Wall-clock seconds after which the run saves a checkpoint at the end of the step it is in "
+            "and stops (a machine lent by the call: resume with --resume_from_checkpoint last)."
+        },
+    )
     max_unscored_share: float = field(
         default=0.25, metadata={"help": "Share of a step's rollouts that may go unscored before it logs an error."}
     )
@@ -218,9 +222,7 @@ def parse_arguments(argv: list[str] | None = None):  # noqa: ANN201 (Watercolour
         message = " ".join(str(err).split())
         if "not used by the HfArgumentParser" in message:
             unknown = message.partition(": ")[2]
-            raise ConfigError(
-                f"unknown flag(s) {unknown}; `watercolour train --help` lists them"
-            ) from err
+            raise ConfigError(f"unknown flag(s) {unknown}; `watercolour train --help` lists them") from err
         if "bf16" in message and "use_cpu" in message:
             message += " (on a machine without a GPU: --use_cpu true --bf16 false)"
         raise ConfigError(message) from err

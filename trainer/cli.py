@@ -42,8 +42,11 @@ def sft(ctx: typer.Context) -> None:
 @app.command()
 def analyze(
     run_dir: Path = typer.Argument(..., help="A run's output_dir (or its rollouts/ folder)."),
-    paintings: bool = typer.Option(False, help="Also draw the best, median and worst painting of each third "
-                                   "(analysis-paintings.png), rendering those missing from their sketches."),
+    paintings: bool = typer.Option(
+        False,
+        help="Also draw the best, median and worst painting of each third "
+        "(analysis-paintings.png), rendering those missing from their sketches.",
+    ),
 ) -> None:
     """Did the run learn? Reward by third, slope and t, where the rise came from; writes JSON and a PNG."""
     from watercolour_trainer.analyze import run
@@ -156,16 +159,23 @@ def evaluate(
     else:
         asked = ev.prompts(env_url, subject or [None])  # None: the server's default subject
         episodes = ev.generate(model, adapter, asked, seeds, temperature, max_new_tokens)
-        about = {"model": model, "adapter": adapter, "seeds": seeds, "temperature": temperature,
-                 "max_new_tokens": max_new_tokens}  # fmt: skip
+        about = {
+            "model": model,
+            "adapter": adapter,
+            "seeds": seeds,
+            "temperature": temperature,
+            "max_new_tokens": max_new_tokens,
+        }
     ev.step_all(env_url, episodes, parsed, parallel)
     summary = ev.summarise(episodes)
     ev.write(out, summary, episodes, {**about, "env_url": env_url, "weights": parsed})
     typer.echo(ev.table(summary, adapter or model if replies is None else str(replies)))
     typer.echo(f"every episode: {out}")
     if summary["unscored"] == summary["episodes"]:
-        typer.echo("error: every episode went unscored (a render or a scorer failed; `status` in the JSON); try again",
-                   err=True)  # fmt: skip
+        typer.echo(
+            "error: every episode went unscored (a render or a scorer failed; `status` in the JSON); try again",
+            err=True,
+        )
         raise typer.Exit(3)
 
 

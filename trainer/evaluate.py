@@ -58,19 +58,30 @@ def summarise(episodes: list[Episode]) -> dict:
     reward = None
     if rewards:
         deciles = statistics.quantiles(rewards, n=10, method="inclusive") if len(rewards) > 1 else rewards * 9
-        reward = {"mean": statistics.fmean(rewards), "median": statistics.median(rewards), "p10": deciles[0],
-                  "p90": deciles[-1], "min": rewards[0], "max": rewards[-1]}  # fmt: skip
+        reward = {
+            "mean": statistics.fmean(rewards),
+            "median": statistics.median(rewards),
+            "p10": deciles[0],
+            "p90": deciles[-1],
+            "min": rewards[0],
+            "max": rewards[-1],
+        }
     names = sorted({name for e in episodes for name in e.components})
     components = {}
     for name in names:
-        values = [e.components[name] for e in episodes
-                  if e.status != "infra_error" and e.components.get(name) is not None]  # fmt: skip
+        values = [
+            e.components[name] for e in episodes if e.status != "infra_error" and e.components.get(name) is not None
+        ]
         components[name] = statistics.fmean(values) if values else None
     return {
-        "episodes": len(episodes), "scored": counts["scored"], "rejected": counts["rejected"],
-        "unscored": counts["infra_error"], "gate_pass_rate": counts["scored"] / verdicts if verdicts else None,
-        "reward": reward, "components": components,
-    }  # fmt: skip
+        "episodes": len(episodes),
+        "scored": counts["scored"],
+        "rejected": counts["rejected"],
+        "unscored": counts["infra_error"],
+        "gate_pass_rate": counts["scored"] / verdicts if verdicts else None,
+        "reward": reward,
+        "components": components,
+    }
 
 
 def table(summary: dict, label: str) -> str:
@@ -128,8 +139,14 @@ def prompts(env_url: str, subjects: list[str | None]) -> dict[str, tuple[str, st
     return found
 
 
-def generate(model_name: str, adapter: str | None, asked: dict[str, tuple[str, str]], seeds: int,
-             temperature: float, max_new_tokens: int) -> list[Episode]:  # fmt: skip
+def generate(
+    model_name: str,
+    adapter: str | None,
+    asked: dict[str, tuple[str, str]],
+    seeds: int,
+    temperature: float,
+    max_new_tokens: int,
+) -> list[Episode]:
     """One sampled reply per (subject, seed): seed s draws with `torch.manual_seed(s)`.
 
     Args:
@@ -161,8 +178,15 @@ def generate(model_name: str, adapter: str | None, asked: dict[str, tuple[str, s
         for seed in range(seeds):
             torch.manual_seed(seed)
             with torch.no_grad():
-                out = model.generate(**encoded, do_sample=True, temperature=temperature, top_p=1.0, top_k=0,
-                                     max_new_tokens=max_new_tokens, pad_token_id=tokenizer.pad_token_id)  # fmt: skip
+                out = model.generate(
+                    **encoded,
+                    do_sample=True,
+                    temperature=temperature,
+                    top_p=1.0,
+                    top_k=0,
+                    max_new_tokens=max_new_tokens,
+                    pad_token_id=tokenizer.pad_token_id,
+                )
             reply = tokenizer.decode(out[0, encoded["input_ids"].shape[1] :], skip_special_tokens=True)
             episodes.append(Episode(subject=subject, seed=seed, reply=reply))
     return episodes

@@ -117,11 +117,18 @@ def write_gallery(path: Path, rollouts: list[Rollout], top: int = TOP_PAINTINGS)
     statuses = sorted({r.status for r in rollouts})
     violations = sorted({v for r in rollouts for v in r.violations})
     controls = (
-        _options("sort", "sort", [("step", "by step, best first"), ("reward-desc", "reward, best first"),
-                                  ("reward-asc", "reward, worst first")])
+        _options(
+            "sort",
+            "sort",
+            [
+                ("step", "by step, best first"),
+                ("reward-desc", "reward, best first"),
+                ("reward-asc", "reward, worst first"),
+            ],
+        )
         + _options("status", "status", [("all", "all"), *((s, s) for s in statuses)])
         + _options("violation", "violation", [("all", "all"), *((v, v) for v in violations)])
-    )  # fmt: skip
+    )
     painted = sum(1 for r in rollouts if r.image)
     steps = len({r.step for r in rollouts})
     page = (

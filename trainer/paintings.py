@@ -75,8 +75,10 @@ def thirds_picture(rows: list[dict], folder: Path, parts: list[list[int]], out: 
     """
     columns = []
     for part in parts:
-        scored = sorted((r for r in rows if r["step"] in part and r.get("status") == "scored" and r.get("sketch")),
-                        key=lambda r: -r["reward"])  # fmt: skip
+        scored = sorted(
+            (r for r in rows if r["step"] in part and r.get("status") == "scored" and r.get("sketch")),
+            key=lambda r: -r["reward"],
+        )
         columns.append([scored[0], scored[(len(scored) - 1) // 2], scored[-1]] if scored else [])
     if not any(columns):
         return None
@@ -93,7 +95,10 @@ def thirds_picture(rows: list[dict], folder: Path, parts: list[list[int]], out: 
             if (folder / painting_name(row)).is_file():
                 tile = Image.open(folder / painting_name(row)).convert("RGB")
                 picture.paste(tile.resize((TILE_PX, TILE_PX), Image.Resampling.LANCZOS), (c * TILE_PX, top))
-            draw.text((c * TILE_PX + 8, top + TILE_PX + 6),
-                      f"{ROWS[r]}: {row['reward']:.3f} (step {row['step']})", fill=(60, 60, 60))  # fmt: skip
+            draw.text(
+                (c * TILE_PX + 8, top + TILE_PX + 6),
+                f"{ROWS[r]}: {row['reward']:.3f} (step {row['step']})",
+                fill=(60, 60, 60),
+            )
     picture.save(out)
     return out

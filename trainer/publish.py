@@ -121,8 +121,13 @@ class HubPublisher(TrainerCallback):
                 self._upload(model_dir, data_dir, step)
             else:
                 self._write(model_dir, data_dir)
-        log.info("step %d: adapter and rollouts %s %s and %s", step,
-                 "written for" if self.dry_run else "pushed to", self.repo_id, self.dataset_id)  # fmt: skip
+        log.info(
+            "step %d: adapter and rollouts %s %s and %s",
+            step,
+            "written for" if self.dry_run else "pushed to",
+            self.repo_id,
+            self.dataset_id,
+        )
 
     def _upload(self, model_dir: Path, data_dir: Path, step: int) -> None:
         from huggingface_hub import HfApi
@@ -130,8 +135,7 @@ class HubPublisher(TrainerCallback):
         api = HfApi(token=self.token)
         for repo_id, repo_type, folder in ((self.repo_id, "model", model_dir), (self.dataset_id, "dataset", data_dir)):
             api.create_repo(repo_id, repo_type=repo_type, exist_ok=True)
-            api.upload_folder(repo_id=repo_id, repo_type=repo_type, folder_path=folder,
-                              commit_message=f"step {step}")  # fmt: skip
+            api.upload_folder(repo_id=repo_id, repo_type=repo_type, folder_path=folder, commit_message=f"step {step}")
 
     def _write(self, model_dir: Path, data_dir: Path) -> None:
         uploads = []
@@ -141,9 +145,15 @@ class HubPublisher(TrainerCallback):
             shutil.copytree(folder, target)
             for path in sorted(p for p in target.rglob("*") if p.is_file()):
                 data = path.read_bytes()
-                uploads.append({"repo_id": repo_id, "repo_type": repo_type,
-                                "path_in_repo": path.relative_to(target).as_posix(), "bytes": len(data),
-                                "sha256": hashlib.sha256(data).hexdigest()})  # fmt: skip
+                uploads.append(
+                    {
+                        "repo_id": repo_id,
+                        "repo_type": repo_type,
+                        "path_in_repo": path.relative_to(target).as_posix(),
+                        "bytes": len(data),
+                        "sha256": hashlib.sha256(data).hexdigest(),
+                    }
+                )
         (self.dry_run / "uploads.json").write_text(json.dumps(uploads, indent=1))
 
 

@@ -22,11 +22,19 @@ def table(result: dict) -> str:
     head = ("third", "steps", "reward", "< 0.3", "best", "median", "gate fail", "unscored", "paint")
     lines.append("{:<7} {:>7} {:>7} {:>6} {:>6} {:>7} {:>9} {:>8} {:>6}".format(*head))
     for row in result["thirds"]:
-        lines.append("{:<7} {:>7} {:>7} {:>6} {:>6} {:>7} {:>9} {:>8} {:>6}".format(
-            row["third"], row["steps"], _fmt(row["reward_mean"]), _fmt(row["share_under_0_3"], ".0%"),
-            _fmt(row["best_of_step"]), _fmt(row["median_of_step"]), _fmt(row["gate_fail_share"], ".0%"),
-            _fmt(row["unscored_share"], ".0%"), _fmt(row["paint_coverage"], ".2f"),
-        ))  # fmt: skip
+        lines.append(
+            "{:<7} {:>7} {:>7} {:>6} {:>6} {:>7} {:>9} {:>8} {:>6}".format(
+                row["third"],
+                row["steps"],
+                _fmt(row["reward_mean"]),
+                _fmt(row["share_under_0_3"], ".0%"),
+                _fmt(row["best_of_step"]),
+                _fmt(row["median_of_step"]),
+                _fmt(row["gate_fail_share"], ".0%"),
+                _fmt(row["unscored_share"], ".0%"),
+                _fmt(row["paint_coverage"], ".2f"),
+            )
+        )
     rise = result["rise"]
     lines += [
         "",
@@ -47,12 +55,17 @@ def table(result: dict) -> str:
     if result.get("proxy_and_gold"):
         lines += ["", f"proxy ({PROXY}) and gold ({GOLD}) on the same paintings, by third:"]
         for row in result["proxy_and_gold"]:
-            lines.append(f"{row['third']:<7} {row['paintings']:>5} paintings  proxy {_fmt(row['proxy'])}  "
-                         f"gold {_fmt(row['gold'])}")  # fmt: skip
+            lines.append(
+                f"{row['third']:<7} {row['paintings']:>5} paintings  proxy {_fmt(row['proxy'])}  "
+                f"gold {_fmt(row['gold'])}"
+            )
     if split := result.get("time_split"):
-        lines += ["", f"step time, median of {split['steps']} steps: {split['step_s']:.0f} s = generation "
-                  f"{split['generation_s']:.0f} s + environment {split['environment_s']:.0f} s + optimisation "
-                  f"{split['optimisation_s']:.0f} s; the environment's share {_fmt(split['environment_share'], '.0%')}"]
+        lines += [
+            "",
+            f"step time, median of {split['steps']} steps: {split['step_s']:.0f} s = generation "
+            f"{split['generation_s']:.0f} s + environment {split['environment_s']:.0f} s + optimisation "
+            f"{split['optimisation_s']:.0f} s; the environment's share {_fmt(split['environment_share'], '.0%')}",
+        ]
     zero = [s["frac_reward_zero_std"] for s in result["per_step"]]
     lines.append("")
     lines.append("frac_reward_zero_std by step: " + " ".join(_fmt(z, ".2f") for z in zero))
@@ -69,12 +82,21 @@ def plot(result: dict, path: Path) -> None:
     steps = [s["step"] for s in result["per_step"]]
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 6), sharex=True, height_ratios=[3, 1])
     for key, style in (("reward_mean", "-o"), ("reward_best", ":"), ("reward_median", "--")):
-        top.plot(steps, [s[key] if s[key] is not None else float("nan") for s in result["per_step"]], style,
-                 label=key.removeprefix("reward_"))  # fmt: skip
+        top.plot(
+            steps,
+            [s[key] if s[key] is not None else float("nan") for s in result["per_step"]],
+            style,
+            label=key.removeprefix("reward_"),
+        )
     if any(s["gold_mean"] is not None for s in result["per_step"]):  # served with WATERCOLOUR_GOLD_POOL
         for key, colour, label in (("proxy_mean", "#7b3fa0", f"proxy ({PROXY})"), ("gold_mean", "#d80", "gold")):
-            top.plot(steps, [s[key] if s[key] is not None else float("nan") for s in result["per_step"]], "-",
-                     color=colour, label=label)  # fmt: skip
+            top.plot(
+                steps,
+                [s[key] if s[key] is not None else float("nan") for s in result["per_step"]],
+                "-",
+                color=colour,
+                label=label,
+            )
     top.set_ylabel("reward")
     top.set_ylim(0, 1)
     top.legend(loc="upper left")

@@ -155,8 +155,9 @@ class EnvironmentReward:
                 continue  # an older server: the default stands for it
         if deadlines:
             self.timeout_s = max(deadlines) + EPISODE_TIMEOUT_MARGIN_S
-            log.info("episode timeout %.0f s: the servers' deadline of %.0f s plus a margin", self.timeout_s,
-                     max(deadlines))  # fmt: skip
+            log.info(
+                "episode timeout %.0f s: the servers' deadline of %.0f s plus a margin", self.timeout_s, max(deadlines)
+            )
 
     def _reset_options(self, seed: int, subject: str | None, return_image: bool) -> dict[str, Any]:
         options: dict[str, Any] = {"seed": seed, "subject": subject, "return_image": return_image}
@@ -238,8 +239,12 @@ class EnvironmentReward:
             counted = "; ".join(f"{n} x {reason}" for reason, n in reasons.most_common())
             log.error(
                 "step %d: %d of %d rollouts unscored (over %.0f%%), they train nothing: %s",
-                step, unscored, len(results), 100 * self.max_unscored_share, counted,
-            )  # fmt: skip
+                step,
+                unscored,
+                len(results),
+                100 * self.max_unscored_share,
+                counted,
+            )
 
     async def _episode(self, reply: str, seed: int, subject: str | None) -> tuple[WatercolourObservation | None, str]:
         """Runs reset and step on one socket of one replica; returns (observation, "") or (None, error).
@@ -360,8 +365,10 @@ def log_to_trl(
     log_extra("js_errors", [" | ".join(obs.js_errors)[:500] if obs else "" for obs in observations])
     names = sorted({c.name for obs in observations if obs for c in obs.reward_components})
     for name in names:
-        values = [next((c.value for c in obs.reward_components if c.name == name), None) if obs else None
-                  for obs in observations]  # fmt: skip
+        values = [
+            next((c.value for c in obs.reward_components if c.name == name), None) if obs else None
+            for obs in observations
+        ]
         log_extra(name, values)
         scored = [v for v in values if v is not None]
         if scored:

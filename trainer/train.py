@@ -97,9 +97,11 @@ def main(argv: list[str] | None = None) -> None:
         config.chat_template_kwargs = {"enable_thinking": False, **(config.chat_template_kwargs or {})}
     dataset = build_dataset(args, tokenizer, config.chat_template_kwargs)
     rollouts = SharedRolloutLog(
-        Path(args.rollouts_dir or Path(config.output_dir) / "rollouts"), rank, processes,
+        Path(args.rollouts_dir or Path(config.output_dir) / "rollouts"),
+        rank,
+        processes,
         resume_after=checkpoint_step(checkpoint) if checkpoint else None,
-    )  # fmt: skip
+    )
     reward.log, reward.process_index = rollouts, rank
     reward.count_tokens = lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])
     publishing = (config.push_to_hub or args.hub_dry_run) and rank == 0
@@ -151,8 +153,11 @@ class StopAfter(TrainerCallback):
     def on_step_end(self, args, state, control, **kwargs):  # noqa: ANN001, ANN003, ANN201
         """Asks the trainer to save and stop once the time is up."""
         if self.began is not None and time.monotonic() - self.began >= self.seconds:
-            log.info("stop_after_s %.0f reached at step %d: saving a checkpoint and stopping", self.seconds,
-                     state.global_step)  # fmt: skip
+            log.info(
+                "stop_after_s %.0f reached at step %d: saving a checkpoint and stopping",
+                self.seconds,
+                state.global_step,
+            )
             control.should_save = True
             control.should_training_stop = True
         return control
@@ -209,8 +214,13 @@ class StepLine(TrainerCallback):
         std = "n/a" if logs.get("reward_std") is None else f"{float(logs['reward_std']):.3f}"
         generation = self.generating - self.rewarding
         if state.log_history and state.log_history[-1].get("step") == state.global_step:  # into trainer_state.json
-            state.log_history[-1].update({"time/generation_s": round(generation, 2), "time/environment_s":
-                                          round(self.rewarding, 2), "time/step_s": round(step_s, 2)})  # fmt: skip
+            state.log_history[-1].update(
+                {
+                    "time/generation_s": round(generation, 2),
+                    "time/environment_s": round(self.rewarding, 2),
+                    "time/step_s": round(step_s, 2),
+                }
+            )
         tqdm.write(
             f"step {state.global_step}/{state.max_steps}: reward {reward} (std {std}), gate failures "
             f"{share('gate_fail')}, unscored {share('unscored')} | generation {generation:.0f} s, "
@@ -223,10 +233,15 @@ def publisher(args: WatercolourArguments, config, reward: EnvironmentReward, rol
     from watercolour_trainer.publish import HubPublisher
 
     identity = reward.replicas.reference or {}
-    about = {"base_model": args.model, "environments": ", ".join(reward.replicas.urls),
-             "pool_source": identity.get("pool source", "unknown"), "pool_revision": identity.get("pool revision", "?"),
-             "weights": args.env_reward_weights or identity.get("reward weights", "the deployment's"),
-             "run_name": config.run_name or "unnamed", "num_generations": config.num_generations}  # fmt: skip
+    about = {
+        "base_model": args.model,
+        "environments": ", ".join(reward.replicas.urls),
+        "pool_source": identity.get("pool source", "unknown"),
+        "pool_revision": identity.get("pool revision", "?"),
+        "weights": args.env_reward_weights or identity.get("reward weights", "the deployment's"),
+        "run_name": config.run_name or "unnamed",
+        "num_generations": config.num_generations,
+    }
     dry_run = Path(args.hub_dry_run) if args.hub_dry_run else None
     return HubPublisher(config.hub_model_id, rollouts.folder, about, dry_run=dry_run, token=config.hub_token)
 

@@ -131,8 +131,11 @@ def render(
         typer.echo(f"error: the renderer failed ({result.detail}); try again", err=True)
         raise typer.Exit(3)
     if result.status is not RenderStatus.OK:
-        typer.echo(f"error: {result.status.value}: {result.detail or 'the sketch failed'}; fix the sketch "
-                   "(its errors are in js_errors above)", err=True)  # fmt: skip
+        typer.echo(
+            f"error: {result.status.value}: {result.detail or 'the sketch failed'}; fix the sketch "
+            "(its errors are in js_errors above)",
+            err=True,
+        )
         raise typer.Exit(1)
 
 
@@ -186,7 +189,6 @@ def episode(
 
 
 app.command("audit")(audit_command)
-
 
 
 if __name__ == "__main__":

@@ -103,13 +103,15 @@ def talking_to(base_url: str) -> Iterator[None]:
     except ConnectionClosed as err:
         raise Unscored(f"the server at {base_url} closed the connection mid-episode ({err}); try again") from err
     except TimeoutError as err:
-        raise Unscored(f"the server at {base_url} did not answer in time; try again, or check that it is a "
-                       "watercolour server") from err  # fmt: skip
+        raise Unscored(
+            f"the server at {base_url} did not answer in time; try again, or check that it is a watercolour server"
+        ) from err
     except ConnectionError as err:
         raise ConfigError(connection_problem(err, base_url)) from err
     except json.JSONDecodeError as err:
-        raise ConfigError(f"what answered at {base_url} does not speak OpenEnv (a frame that is not JSON); "
-                          "check the URL") from err  # fmt: skip
+        raise ConfigError(
+            f"what answered at {base_url} does not speak OpenEnv (a frame that is not JSON); check the URL"
+        ) from err
     except RuntimeError as err:  # OpenEnv's "Server error: ..." for an error frame
         if not str(err).startswith("Server error"):
             raise
@@ -149,8 +151,10 @@ class WatercolourEnv(EnvClient[WatercolourAction, WatercolourObservation, Waterc
         if token and not re.fullmatch(r"[\x21-\x7e]+", token):
             from watercolour_env.errors import ConfigError
 
-            raise ConfigError(f"the token ({TOKEN_VARIABLE} or token=) holds a space, a newline or another "
-                              "character a header cannot carry; set it to the server's token")  # fmt: skip
+            raise ConfigError(
+                f"the token ({TOKEN_VARIABLE} or token=) holds a space, a newline or another "
+                "character a header cannot carry; set it to the server's token"
+            )
         kwargs.setdefault("message_timeout_s", DEFAULT_EPISODE_TIMEOUT_S)
         if base_url and base_url.rstrip("/").endswith("/ws"):  # the websocket's own URL: OpenEnv adds /ws itself
             base_url = base_url.rstrip("/")[: -len("/ws")]
@@ -189,5 +193,7 @@ def parse_reward_weights(text: str | None) -> dict[str, float] | str | None:
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
-        raise ConfigError(f"weights {text!r} are not JSON ({err.msg} at column {err.colno}); "
-                          'write them as {"gate": 0.1, "embedded": 0.9}, or name a preset') from err  # fmt: skip
+        raise ConfigError(
+            f"weights {text!r} are not JSON ({err.msg} at column {err.colno}); "
+            'write them as {"gate": 0.1, "embedded": 0.9}, or name a preset'
+        ) from err

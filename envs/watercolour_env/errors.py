@@ -40,8 +40,10 @@ The client install (no extra) has the client, the models, the prompt and `waterc
 
 
 def _line(extra: str, module: str) -> str:
-    return (f"this command needs the `{extra}` extra ({module} is not installed): pip install -e '.[{extra}]' "
-            f"in a checkout, or add [{extra}] after the project's name or URL where you installed it")  # fmt: skip
+    return (
+        f"this command needs the `{extra}` extra ({module} is not installed): pip install -e '.[{extra}]' "
+        f"in a checkout, or add [{extra}] after the project's name or URL where you installed it"
+    )
 
 
 def require_extra(extra: str) -> None:

@@ -73,8 +73,10 @@ def _network_line(err: BaseException) -> str | None:
     if module == "openai" and hasattr(err, "status_code"):
         return f"the endpoint refused the request (HTTP {err.status_code}: {_squeeze(err)}); check the model and token"
     if isinstance(err, OSError) and "huggingface.co" in str(err):  # transformers' "couldn't connect to ..."
-        return (f"could not load from the Hugging Face Hub ({_squeeze(err)}); check the network and HF_TOKEN, "
-                "or give a local folder")  # fmt: skip
+        return (
+            f"could not load from the Hugging Face Hub ({_squeeze(err)}); check the network and HF_TOKEN, "
+            "or give a local folder"
+        )
     if modules & {"httpx", "httpx2", "requests", "urllib3", "huggingface_hub"} or isinstance(err, ConnectionError):
         return f"could not reach the Hugging Face Hub or a server ({_squeeze(err)}); check the network and HF_TOKEN"
     return None
@@ -116,5 +118,8 @@ def one_line(err: BaseException) -> tuple[str, ExitCode]:
     kept = os.path.join(tempfile.gettempdir(), f"watercolour-traceback-{os.getpid()}.txt")
     with open(kept, "w", encoding="utf-8") as file:
         file.write(redact("".join(traceback.format_exception(err))))
-    return (f"unexpected {type(err).__name__}: {_squeeze(err)} (a bug, or this machine; the traceback is in "
-            f"{kept}, `watercolour -v ...` prints it; please report it)", ExitCode.BROKE)  # fmt: skip
+    return (
+        f"unexpected {type(err).__name__}: {_squeeze(err)} (a bug, or this machine; the traceback is in "
+        f"{kept}, `watercolour -v ...` prints it; please report it)",
+        ExitCode.BROKE,
+    )

@@ -80,8 +80,11 @@ def _fill(colour: str, opacity: int, bleed: float = 0.2, texture: float = 0.3) -
 
 def _rect(x: float, y: float, w: float, h: float, curvature: float = 0.0) -> list[str]:
     corners = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
-    return [f"brush.beginShape({curvature});", *(f"brush.vertex({a:.0f}, {b:.0f});" for a, b in corners),
-            "brush.endShape(true);"]  # fmt: skip
+    return [
+        f"brush.beginShape({curvature});",
+        *(f"brush.vertex({a:.0f}, {b:.0f});" for a, b in corners),
+        "brush.endShape(true);",
+    ]
 
 
 def _colours(palette: str, n: int, rng: random.Random, palettes: dict[str, list[str]] = PALETTES) -> list[str]:

@@ -346,11 +346,21 @@ class _Facts:
 
 _DECLARING_PARENTS = frozenset(
     {
-        "formal_parameters", "array_pattern", "object_pattern", "rest_pattern", "pair_pattern",
-        "catch_clause", "class_declaration", "function_declaration", "generator_function_declaration",
-        "function_expression", "import_specifier", "namespace_import", "import_clause",
+        "formal_parameters",
+        "array_pattern",
+        "object_pattern",
+        "rest_pattern",
+        "pair_pattern",
+        "catch_clause",
+        "class_declaration",
+        "function_declaration",
+        "generator_function_declaration",
+        "function_expression",
+        "import_specifier",
+        "namespace_import",
+        "import_clause",
     }
-)  # fmt: skip
+)
 
 
 def _declares(node: Node, parent: Node | None) -> bool:

@@ -56,9 +56,16 @@ from hpsv3_space.settings import DEFAULT_PROMPT, SCORE_SCALE, Settings, to_score
 log = logging.getLogger("hpsv3_space")
 
 __all__ = [
-    "DEFAULT_PROMPT", "SCORE_SCALE", "Inferencer", "Loaded", "MicroBatcher", "Settings", "create_app", "load_hpsv3",
+    "DEFAULT_PROMPT",
+    "SCORE_SCALE",
+    "Inferencer",
+    "Loaded",
+    "MicroBatcher",
+    "Settings",
+    "create_app",
+    "load_hpsv3",
     "to_score",
-]  # fmt: skip
+]
 
 
 class ScoreRequest(BaseModel):

@@ -62,9 +62,14 @@ class MicroBatcher:
             turn, with no overlap.
     """
 
-    def __init__(self, prepare: Callable[[list[Any], list[str]], Any],
-                 forward: Callable[[Any], list[tuple[float, float]]], max_batch: int,
-                 max_wait_ms: float, in_flight: int = 2) -> None:  # fmt: skip
+    def __init__(
+        self,
+        prepare: Callable[[list[Any], list[str]], Any],
+        forward: Callable[[Any], list[tuple[float, float]]],
+        max_batch: int,
+        max_wait_ms: float,
+        in_flight: int = 2,
+    ) -> None:
         self.prepare = prepare
         self.forward = forward
         self.max_batch = max_batch

@@ -49,18 +49,30 @@ SPECIAL_TOKENS = [
 
 SIZES = {
     "tiny": dict(
-        text=dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
-                  num_key_value_heads=2, mrope_section=[2, 3, 3]),
+        text=dict(
+            hidden_size=64,
+            intermediate_size=128,
+            num_hidden_layers=2,
+            num_attention_heads=4,
+            num_key_value_heads=2,
+            mrope_section=[2, 3, 3],
+        ),
         vision=dict(depth=2, embed_dim=32, num_heads=2),
         vocab_size=None,  # the tokenizer's
     ),
     "7b": dict(  # Qwen/Qwen2-VL-7B-Instruct config.json
-        text=dict(hidden_size=3584, intermediate_size=18944, num_hidden_layers=28, num_attention_heads=28,
-                  num_key_value_heads=4, mrope_section=[16, 24, 24]),
+        text=dict(
+            hidden_size=3584,
+            intermediate_size=18944,
+            num_hidden_layers=28,
+            num_attention_heads=28,
+            num_key_value_heads=4,
+            mrope_section=[16, 24, 24],
+        ),
         vision=dict(depth=32, embed_dim=1280, num_heads=16),
         vocab_size=152064,
     ),
-}  # fmt: skip
+}
 
 
 def build_processor():

@@ -13,9 +13,22 @@ pytestmark = [pytest.mark.slow, pytest.mark.server]
 
 def test_one_grpo_step_of_a_tiny_random_policy_against_the_stand_in_server(tmp_path):
     out = tmp_path / "tiny.json"
-    command = [sys.executable, str(REPO / "bench" / "grpo_gpu.py"), "--arch", "tiny", "--steps", "1",
-               "--max-completion-length", "8", "--render-s", "0.2", "--json", str(out),
-               "--output-dir", str(tmp_path / "run")]  # fmt: skip
+    command = [
+        sys.executable,
+        str(REPO / "bench" / "grpo_gpu.py"),
+        "--arch",
+        "tiny",
+        "--steps",
+        "1",
+        "--max-completion-length",
+        "8",
+        "--render-s",
+        "0.2",
+        "--json",
+        str(out),
+        "--output-dir",
+        str(tmp_path / "run"),
+    ]
     finished = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert finished.returncode == 0, finished.stdout[-2000:] + finished.stderr[-3000:]
     summary = json.loads(out.read_text())

@@ -41,8 +41,9 @@ def wait_for(url: str, timeout_s: float) -> float:
 def container(image: str, *args: str, env: dict[str, str] | None = None, command: list[str] = ()) -> Iterator[str]:
     """`docker run -d` of `image` on the host's network; yields the container id, removes it after."""
     flags = [f"--env={key}={value}" for key, value in (env or {}).items()]
-    cid = engine.run(engine.DOCKER, "run", "-d", "--init", "--network", "host", *flags, *args, image, *command,
-                     timeout=60).stdout.strip()  # fmt: skip
+    cid = engine.run(
+        engine.DOCKER, "run", "-d", "--init", "--network", "host", *flags, *args, image, *command, timeout=60
+    ).stdout.strip()
     try:
         yield cid
     finally:
@@ -67,8 +68,12 @@ def docker_engine() -> Iterator[None]:
 
 def deploy_dry_run(kind: str, out: Path, *args: str) -> Path:
     """The folder `watercolour deploy <kind> --dry-run` writes: what would be uploaded."""
-    result = subprocess.run([WATERCOLOUR, "deploy", kind, "--space", f"tester/watercolour-{kind}", *args,
-                             "--dry-run", str(out)], capture_output=True, text=True, timeout=120)  # fmt: skip
+    result = subprocess.run(
+        [WATERCOLOUR, "deploy", kind, "--space", f"tester/watercolour-{kind}", *args, "--dry-run", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     return out / "space"
 
@@ -129,6 +134,8 @@ def post_json(url: str, body: dict, timeout_s: float = 120) -> dict:
 def pytest_terminal_summary(terminalreporter) -> None:
     if BUILD_TIMES:
         terminalreporter.write_line(
-            "docker: " + ", ".join(f"{k} {v:.0f} s" for k, v in BUILD_TIMES.items())
-            + "; sizes " + ", ".join(f"{k} {v:.0f} MB" for k, v in SIZES_MB.items())
+            "docker: "
+            + ", ".join(f"{k} {v:.0f} s" for k, v in BUILD_TIMES.items())
+            + "; sizes "
+            + ", ".join(f"{k} {v:.0f} MB" for k, v in SIZES_MB.items())
         )

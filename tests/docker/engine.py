@@ -129,8 +129,10 @@ class Engine:
         log = open(STATE / "dockerd.log", "ab")  # noqa: SIM115 (closed with the process)
         self.process = subprocess.Popen(
             ["dockerd", *DOCKERD_FLAGS, "--pidfile", str(STATE / "dockerd.pid")],
-            stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + self.wait_s
         while not engine_answers():
             if self.process.poll() is not None or time.monotonic() > deadline:
@@ -238,8 +240,9 @@ def build_base() -> str:
         "npmrc": "cafile=/usr/local/share/ca-certificates/host-ca.crt\n",
     }
     digest = hashlib.sha256(("".join(files.values()) + BASE_DOCKERFILE).encode()).hexdigest()[:16]
-    label = run(DOCKER, "image", "inspect", "-f", '{{index .Config.Labels "org.watercolour.standin"}}', BASE,
-                check=False).stdout.strip()  # fmt: skip
+    label = run(
+        DOCKER, "image", "inspect", "-f", '{{index .Config.Labels "org.watercolour.standin"}}', BASE, check=False
+    ).stdout.strip()
     if label == digest:
         return digest
     if not label and run(DOCKER, "pull", BASE, check=False, timeout=600).returncode == 0:
@@ -296,8 +299,22 @@ def _run_env() -> None:
             seconds = build(space / "Dockerfile", space, "watercolour-env", show=True)
         print(f"built watercolour-env in {seconds:.0f} s ({image_size_mb('watercolour-env'):.0f} MB)")
         print(f"serving on http://127.0.0.1:8000; Ctrl-C or `docker stop {LOCAL_CONTAINER}` stops it", flush=True)
-        subprocess.run([DOCKER, "run", "--rm", "--init", "--name", LOCAL_CONTAINER, "--network", "host",
-                        "-e", "WATERCOLOUR_HOST=127.0.0.1", "watercolour-env"], check=False)  # fmt: skip
+        subprocess.run(
+            [
+                DOCKER,
+                "run",
+                "--rm",
+                "--init",
+                "--name",
+                LOCAL_CONTAINER,
+                "--network",
+                "host",
+                "-e",
+                "WATERCOLOUR_HOST=127.0.0.1",
+                "watercolour-env",
+            ],
+            check=False,
+        )
 
 
 if __name__ == "__main__":

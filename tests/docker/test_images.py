@@ -88,8 +88,13 @@ def test_the_oracle_reaches_the_top_and_a_reply_without_a_sketch_the_floor(env_u
 
 def test_the_oracle_script_runs_as_shipped(env_url, env_space):
     path = f"{Path(sys.executable).parent}:{os.environ['PATH']}"  # watercolour and python3 of this venv
-    out = subprocess.run(["sh", str(env_space / "validation" / "oracle.sh"), env_url], capture_output=True,
-                         text=True, timeout=120, env={**os.environ, "PATH": path})  # fmt: skip
+    out = subprocess.run(
+        ["sh", str(env_space / "validation" / "oracle.sh"), env_url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PATH": path},
+    )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["reward"] >= 0.9
 
@@ -139,13 +144,23 @@ def validator_env() -> dict[str, str]:
 
 def test_openenv_validate_passes_on_the_deployed_folder(env_image, env_space, tmp_path):
     out = tmp_path / "report.json"
-    result = subprocess.run([OPENENV, "validate", str(env_space), "--output", str(out)], capture_output=True,
-                            text=True, timeout=600, env=validator_env())  # fmt: skip
+    result = subprocess.run(
+        [OPENENV, "validate", str(env_space), "--output", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=validator_env(),
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     report = json.loads(out.read_text())
     statuses = {r["check_id"]: (r["status"], " ".join(r.get("evidence", []))) for r in report["results"]}
-    for check in ("static.manifest", "runtime.startup", "runtime.observation_schema",
-                  "runtime.reward_well_formed", "runtime.state_contract"):  # fmt: skip
+    for check in (
+        "static.manifest",
+        "runtime.startup",
+        "runtime.observation_schema",
+        "runtime.reward_well_formed",
+        "runtime.state_contract",
+    ):
         assert statuses[check][0] == "pass", (check, statuses[check])
     for check, (status, evidence) in statuses.items():
         assert status in ("pass", "skip"), (check, status, evidence)
@@ -161,8 +176,9 @@ def test_openenv_validate_passes_on_the_deployed_folder(env_image, env_space, tm
 
 
 def test_openenv_validate_url_passes_against_the_running_container(env_url):
-    result = subprocess.run([OPENENV, "validate", "--url", env_url, "--json"], capture_output=True, text=True,
-                            timeout=120)  # fmt: skip
+    result = subprocess.run(
+        [OPENENV, "validate", "--url", env_url, "--json"], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     report = json.loads(result.stdout)
     assert report["passed"] and len(report["criteria"]) == 6
@@ -173,16 +189,21 @@ def test_the_hpsv3_image_scores_a_png_with_the_tiny_model(hpsv3_image):
     port = free_port()
     tiny = "/tmp/hpsv3-tiny"
     env = {"HPSV3_CONFIG_PATH": f"{tiny}/HPSv3_tiny.yaml", "HPSV3_CHECKPOINT_PATH": f"{tiny}/HPSv3_tiny.safetensors"}
-    command = ["sh", "-c", f"python -m hpsv3_space.tiny_model {tiny} && exec uvicorn hpsv3_space.app:app "
-               f"--host 127.0.0.1 --port {port}"]  # fmt: skip
+    command = [
+        "sh",
+        "-c",
+        f"python -m hpsv3_space.tiny_model {tiny} && exec uvicorn hpsv3_space.app:app --host 127.0.0.1 --port {port}",
+    ]
     with container(hpsv3_image, env=env, command=command) as cid:
         url = f"http://127.0.0.1:{port}"
         try:
             wait_for(url + "/health", 300)
         except TimeoutError:
             pytest.fail("the HPSv3 container did not load its model:\n" + logs(cid)[-3000:])
-        answer = post_json(url + "/score", {"images": [base64.b64encode(png_of("stripes")).decode()],
-                                            "prompt": "a loose watercolour flower"})  # fmt: skip
+        answer = post_json(
+            url + "/score",
+            {"images": [base64.b64encode(png_of("stripes")).decode()], "prompt": "a loose watercolour flower"},
+        )
     (score,) = answer["scores"]
     assert math.isfinite(score["mu"]) and score["sigma"] > 0
     assert score["score"] == pytest.approx(1 / (1 + math.exp(-score["mu"] / 4)), rel=1e-6)

@@ -28,8 +28,9 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 def tiny_settings(tiny_model: tuple[Path, Path]) -> Settings:
     """Settings that load the tiny model on the CPU with the real loading code."""
     config_path, checkpoint_path = tiny_model
-    return Settings(config_path=str(config_path), checkpoint_path=str(checkpoint_path), device="cpu",
-                    max_batch=8, max_wait_ms=50)  # fmt: skip
+    return Settings(
+        config_path=str(config_path), checkpoint_path=str(checkpoint_path), device="cpu", max_batch=8, max_wait_ms=50
+    )
 
 
 def serve(settings: Settings, loader: Callable[[Settings], Loaded] = load_hpsv3):  # noqa: ANN201

@@ -30,8 +30,16 @@ def png(colour: tuple[int, int, int], size: int = 600) -> str:
     return base64.b64encode(buffer.getvalue()).decode()
 
 
-COLOURS = [(200, 50, 80), (20, 150, 80), (240, 200, 40), (30, 60, 200), (250, 250, 250), (90, 20, 120),
-           (10, 10, 10), (180, 120, 60)]  # fmt: skip
+COLOURS = [
+    (200, 50, 80),
+    (20, 150, 80),
+    (240, 200, 40),
+    (30, 60, 200),
+    (250, 250, 250),
+    (90, 20, 120),
+    (10, 10, 10),
+    (180, 120, 60),
+]
 
 
 def score(url: str, images: list[str], **kw: object) -> httpx.Response:
@@ -116,9 +124,15 @@ def test_jpeg_is_refused_with_415(scorer_url: str) -> None:
 
 
 def test_oversized_input_is_refused_with_413(tiny_settings: Settings) -> None:
-    small = tiny_settings.model_copy(update={"max_image_bytes": 20_000, "max_images_per_request": 3,
-                                             "max_image_side": 1000, "max_request_bytes": 100_000,
-                                             "max_queued_images": 2})  # fmt: skip
+    small = tiny_settings.model_copy(
+        update={
+            "max_image_bytes": 20_000,
+            "max_images_per_request": 3,
+            "max_image_side": 1000,
+            "max_request_bytes": 100_000,
+            "max_queued_images": 2,
+        }
+    )
     with serve(small) as url:
         wait_loaded(url)
         noisy = Image.frombytes("RGB", (100, 100), random.Random(0).randbytes(100 * 100 * 3))  # incompressible

@@ -28,8 +28,9 @@ def test_weights_the_server_cannot_honour_are_one_line_and_exit_2(server_url):
 
 def test_render_honours_the_network_namespace_setting_and_says_what_to_set():
     env = {**os.environ, "PATH": "/nonexistent", "WATERCOLOUR_RENDER_NETWORK_NAMESPACE": "on"}
-    done = subprocess.run([WATERCOLOUR, "render", str(EXAMPLES / "trivial.js")], capture_output=True, text=True,
-                          env=env, timeout=120)  # fmt: skip
+    done = subprocess.run(
+        [WATERCOLOUR, "render", str(EXAMPLES / "trivial.js")], capture_output=True, text=True, env=env, timeout=120
+    )
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith("error: no network namespace")
     assert "WATERCOLOUR_RENDER_NETWORK_NAMESPACE=auto" in done.stderr
@@ -41,7 +42,8 @@ def test_render_exits_1_for_a_sketch_that_throws_and_2_for_a_file_that_is_not_te
     assert threw.returncode == 1, threw.stderr
     assert json.loads(threw.stdout)["status"] == "sketch_error"
     assert threw.stderr.strip().splitlines()[-1] == (
-        "error: sketch_error: the sketch threw; fix the sketch (its errors are in js_errors above)")  # fmt: skip
+        "error: sketch_error: the sketch threw; fix the sketch (its errors are in js_errors above)"
+    )
     png = tmp_path / "picture.png"
     png.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
     binary = subprocess.run([WATERCOLOUR, "render", str(png)], capture_output=True, text=True, timeout=120)
@@ -57,8 +59,12 @@ def one_line(done: subprocess.CompletedProcess) -> str:
 
 
 def test_an_episode_with_weights_that_are_not_json_is_one_line_and_exit_2():
-    done = subprocess.run([WATERCOLOUR, "episode", str(EXAMPLES / "hibiscus.js"), "--weights", "{gate: 1"],
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    done = subprocess.run(
+        [WATERCOLOUR, "episode", str(EXAMPLES / "hibiscus.js"), "--weights", "{gate: 1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2
     assert one_line(done).startswith("error: weights '{gate: 1' are not JSON (Expecting property name")
 
@@ -78,8 +84,7 @@ def test_serve_on_a_port_another_server_holds_refuses_before_chromium_starts():
         holder.bind(("127.0.0.1", 0))
         holder.listen()
         port = holder.getsockname()[1]
-        done = subprocess.run([WATERCOLOUR, "serve", "--port", str(port)], capture_output=True, text=True,
-                              timeout=120)  # fmt: skip
+        done = subprocess.run([WATERCOLOUR, "serve", "--port", str(port)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert one_line(done).startswith(f"error: cannot listen on 127.0.0.1:{port} (Address already in use)")
     too_high = subprocess.run([WATERCOLOUR, "serve", "--port", "99999"], capture_output=True, text=True, timeout=60)
@@ -88,8 +93,9 @@ def test_serve_on_a_port_another_server_holds_refuses_before_chromium_starts():
 
 def test_a_bad_setting_is_one_line():
     env = {**os.environ, "WATERCOLOUR_RENDER_WORKERS": "many", "WATERCOLOUR_EPISODE_DEADLINE_S": "-1"}
-    done = subprocess.run([WATERCOLOUR, "render", str(EXAMPLES / "hibiscus.js")], capture_output=True, text=True,
-                          timeout=60, env=env)  # fmt: skip
+    done = subprocess.run(
+        [WATERCOLOUR, "render", str(EXAMPLES / "hibiscus.js")], capture_output=True, text=True, timeout=60, env=env
+    )
     assert done.returncode == 2
     line = one_line(done)
     assert line.startswith("error: invalid WATERCOLOUR_* setting: ")

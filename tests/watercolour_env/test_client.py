@@ -1,7 +1,5 @@
 """The client's helpers that need no server."""
 
-
-
 import pytest
 
 from watercolour_env.client import parse_reward_weights

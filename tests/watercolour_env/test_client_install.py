@@ -26,8 +26,9 @@ def client_venv(tmp_path_factory):
     space = assemble("env", root / "space")
     venv.create(root / "venv", with_pip=True)
     bin_dir = root / "venv" / "bin"
-    done = subprocess.run([str(bin_dir / "pip"), "install", "-q", str(space)], capture_output=True, text=True,
-                          timeout=600)  # fmt: skip
+    done = subprocess.run(
+        [str(bin_dir / "pip"), "install", "-q", str(space)], capture_output=True, text=True, timeout=600
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return bin_dir
 
@@ -35,10 +36,21 @@ def client_venv(tmp_path_factory):
 def test_the_client_install_leaves_out_the_browser_torch_and_the_server(client_venv):
     probe = "import importlib.util as u, json; print(json.dumps({m: u.find_spec(m) is not None for m in %r}))"
     wanted = ["watercolour_env", "openenv", "tree_sitter", "playwright", "torch", "trl", "datasets", "psutil"]
-    found = json.loads(subprocess.run([str(client_venv / "python"), "-c", probe % wanted], capture_output=True,
-                                      text=True, check=True).stdout)  # fmt: skip
-    assert found == {"watercolour_env": True, "openenv": True, "tree_sitter": True, "playwright": False,
-                     "torch": False, "trl": False, "datasets": False, "psutil": False}  # fmt: skip
+    found = json.loads(
+        subprocess.run(
+            [str(client_venv / "python"), "-c", probe % wanted], capture_output=True, text=True, check=True
+        ).stdout
+    )
+    assert found == {
+        "watercolour_env": True,
+        "openenv": True,
+        "tree_sitter": True,
+        "playwright": False,
+        "torch": False,
+        "trl": False,
+        "datasets": False,
+        "psutil": False,
+    }
 
 
 def test_the_readme_notebook_example_runs_on_the_client_install(client_venv, server_url):
@@ -46,8 +58,9 @@ def test_the_readme_notebook_example_runs_on_the_client_install(client_venv, ser
     code = re.search(r"```python\n(.*?)```", text[text.index("## From a notebook") :], re.S).group(1)
     assert 'base_url="http://127.0.0.1:8000"' in code
     code = code.replace('base_url="http://127.0.0.1:8000"', f'base_url="{server_url}"')
-    done = subprocess.run([str(client_venv / "python"), "-c", code], capture_output=True, text=True, timeout=300,
-                          cwd=REPO)  # fmt: skip
+    done = subprocess.run(
+        [str(client_venv / "python"), "-c", code], capture_output=True, text=True, timeout=300, cwd=REPO
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     reward = float(done.stdout.strip().splitlines()[-1].split()[0])  # "0.61 [] 0.12": reward, violations, paint
     assert 0.0 < reward <= 1.0
@@ -83,4 +96,3 @@ def test_only_modules_of_an_extra_are_turned_into_the_line():
     assert "`server` extra (playwright is not installed)" in missing_extra(ModuleNotFoundError(name="playwright"))
     assert missing_extra(ModuleNotFoundError(name="not_a_dependency")) is None
     assert missing_extra(ModuleNotFoundError("no name")) is None
-

@@ -40,7 +40,9 @@ def the_line(done: subprocess.CompletedProcess) -> str:
 
 def test_a_missing_file_a_folder_and_a_file_in_the_way_are_named_with_code_2():
     assert one_line(FileNotFoundError(2, "No such file or directory", "/x/y.yaml")) == (
-        "/x/y.yaml does not exist; give another path", ExitCode.FIX)  # fmt: skip
+        "/x/y.yaml does not exist; give another path",
+        ExitCode.FIX,
+    )
     folder = one_line(IsADirectoryError(21, "Is a directory", "/x"))[0]
     assert folder == "/x is a folder where a file is wanted; give another path"
     assert one_line(FileExistsError(17, "File exists", "/f"))[1] == 2
@@ -58,10 +60,13 @@ def test_any_http_client_a_full_disk_and_an_unreadable_image_are_code_2():
 
     hub_client = type("ConnectError", (Exception,), {"__module__": "httpx2._exceptions"})  # huggingface_hub 2's
     assert one_line(hub_client("Name or service not known")) == (
-        "could not reach the Hugging Face Hub or a server (Name or service not known); check the network and "
-        "HF_TOKEN", 2)  # fmt: skip
+        "could not reach the Hugging Face Hub or a server (Name or service not known); check the network and HF_TOKEN",
+        2,
+    )
     assert one_line(OSError(28, "No space left on device")) == (
-        "the system refused (No space left on device); check the disk, the path and its permissions", 2)  # fmt: skip
+        "the system refused (No space left on device); check the disk, the path and its permissions",
+        2,
+    )
     assert one_line(UnidentifiedImageError("cannot identify image file"))[1] == 2
 
 
@@ -180,8 +185,7 @@ def test_pool_commands_refuse_an_empty_folder_a_taken_port_and_a_bad_dataset_id(
         holder.bind(("127.0.0.1", 0))
         holder.listen()
         port = holder.getsockname()[1]
-        taken = run("pool", "rate", str(REPO / "envs/watercolour_env/pool/starter"), "--port",
-                    str(port))  # fmt: skip
+        taken = run("pool", "rate", str(REPO / "envs/watercolour_env/pool/starter"), "--port", str(port))
     assert taken.returncode == 2 and not taken.stdout  # no "Open http://..." for a port it cannot have
     assert the_line(taken).startswith(f"error: cannot listen on 127.0.0.1:{port}") and "another --port," in taken.stderr
     starter = str(REPO / "envs/watercolour_env/pool/starter")
@@ -202,8 +206,7 @@ def test_gallery_and_analyze_name_the_line_of_a_rollouts_file_that_is_not_a_run(
     for command in ("gallery", "analyze"):
         done = run(command, str(tmp_path))
         assert done.returncode == 2
-        assert the_line(done) == (f"error: {tmp_path / 'rollouts.jsonl'}:1: not a rollout (a JSON list, not an "
-                                  "object)")  # fmt: skip
+        assert the_line(done) == (f"error: {tmp_path / 'rollouts.jsonl'}:1: not a rollout (a JSON list, not an object)")
 
 
 # the commands: servers that misbehave
@@ -234,10 +237,13 @@ def babbles(connection) -> None:
     time.sleep(1)
 
 
-@pytest.mark.parametrize(("behaviour", "code", "start"), [
-    (closes_mid_episode, 3, "error: the server at {url} closed the connection mid-episode"),
-    (babbles, 2, "error: what answered at {url} does not speak OpenEnv"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("behaviour", "code", "start"),
+    [
+        (closes_mid_episode, 3, "error: the server at {url} closed the connection mid-episode"),
+        (babbles, 2, "error: what answered at {url} does not speak OpenEnv"),
+    ],
+)
 @pytest.mark.train
 @pytest.mark.cli
 def test_an_episode_against_a_server_that_closes_or_babbles_is_one_line(behaviour, code, start, tmp_path):
@@ -259,9 +265,13 @@ def test_ctrl_c_is_one_line_and_exit_130():
         silent.bind(("127.0.0.1", 0))
         silent.listen()
         url = f"http://127.0.0.1:{silent.getsockname()[1]}"
-        child = subprocess.Popen([WATERCOLOUR, "episode", str(EXAMPLES / "hibiscus.js"), "--env-url", url],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
+        child = subprocess.Popen(
+            [WATERCOLOUR, "episode", str(EXAMPLES / "hibiscus.js"), "--env-url", url],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
         time.sleep(5)
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=60)
@@ -305,7 +315,10 @@ def test_the_trainers_module_entry_point_ends_a_failure_in_one_line_with_the_tab
 
     done = subprocess.run(
         [sys.executable, "-m", "watercolour_trainer.train", "--config", str(tmp_path / "nothere.yaml")],
-        capture_output=True, text=True, timeout=300, cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
     )
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip().splitlines() == [f"error: {tmp_path / 'nothere.yaml'} does not exist; give another path"]

@@ -31,9 +31,13 @@ def test_each_example_sketch_gives_its_expected_outcome_through_the_server(serve
         assert 0.0 < result.reward <= 1.0
         assert obs.paint_fraction > 0 and obs.render_ms > 0
         assert {c.name: c.status.value for c in obs.reward_components} == {
-            "gate": "ok", "length": "ok", "embedded": "ok", "gold": "not_configured", "hpsv3": "not_configured",
+            "gate": "ok",
+            "length": "ok",
+            "embedded": "ok",
+            "gold": "not_configured",
+            "hpsv3": "not_configured",
             "judge": "not_configured",
-        }  # fmt: skip
+        }
     else:
         assert result.reward == 0.0
 

@@ -123,10 +123,36 @@ def test_code_tokens_make_numbers_strings_and_own_names_alike_and_keep_the_api()
 
     source = 'function petal(x, size) { brush.fill("#ff0000", 120); brush.circle(x, 2.5, size); } // note'
     assert code_tokens(source) == [
-        "function", "$name", "(", "$name", ",", "$name", ")", "{",
-        "brush", ".", "fill", "(", "$str", ",", "$num", ")", ";",
-        "brush", ".", "circle", "(", "$name", ",", "$num", ",", "$name", ")", ";", "}",
-    ]  # fmt: skip
+        "function",
+        "$name",
+        "(",
+        "$name",
+        ",",
+        "$name",
+        ")",
+        "{",
+        "brush",
+        ".",
+        "fill",
+        "(",
+        "$str",
+        ",",
+        "$num",
+        ")",
+        ";",
+        "brush",
+        ".",
+        "circle",
+        "(",
+        "$name",
+        ",",
+        "$num",
+        ",",
+        "$name",
+        ")",
+        ";",
+        "}",
+    ]
     renamed = 'function leaf(y, r) { brush.fill("#00ff00", 90); brush.circle(y, 7, r); }'
     assert code_tokens(renamed) == code_tokens(source)
     # a name the sketch does not declare is the API's, kept as written

@@ -13,11 +13,15 @@ from watercolour_trainer.analyze import analyze, decompose, thirds
 def rollout(step, position, reward, status="scored", paint=None):
     circles = None if reward is None else round(10 * reward) + 1  # painting calls = 10 x reward + 1
     return {
-        "step": step, "group": 0, "position": position, "reward": reward, "status": status,
+        "step": step,
+        "group": 0,
+        "position": position,
+        "reward": reward,
+        "status": status,
         "paint_fraction": paint,
         "sketch": None if circles is None else "function setup() {}\n" + "brush.circle(1, 1, 1);\n" * circles,
         "components": [] if reward is None else [{"name": "embedded", "value": reward}],
-    }  # fmt: skip
+    }
 
 
 RUN = [
@@ -65,10 +69,12 @@ def test_the_proxy_and_the_gold_are_compared_by_third_on_the_same_paintings():
 
 
 def test_the_step_time_splits_into_generation_environment_and_optimisation():
-    history = [{"step": 1, "time/generation_s": 10, "time/environment_s": 5, "time/step_s": 20},
-               {"step": 2, "time/generation_s": 30, "time/environment_s": 15, "time/step_s": 50},
-               {"step": 3, "time/generation_s": 20, "time/environment_s": 10, "time/step_s": 35},
-               {"train_runtime": 105.0}]  # fmt: skip
+    history = [
+        {"step": 1, "time/generation_s": 10, "time/environment_s": 5, "time/step_s": 20},
+        {"step": 2, "time/generation_s": 30, "time/environment_s": 15, "time/step_s": 50},
+        {"step": 3, "time/generation_s": 20, "time/environment_s": 10, "time/step_s": 35},
+        {"train_runtime": 105.0},
+    ]
     split = analyze(RUN, history)["time_split"]
     # medians: generation 20, environment 10, optimisation 5 (20-15, 50-45, 35-30), step 35;
     # the environment's share of the summed steps: 30 / 105

@@ -90,11 +90,20 @@ def test_no_lora_trains_the_whole_model_and_a_bad_value_is_refused_by_name():
 
 def test_only_flags_are_translated_never_values():
     assert translate_seed_flags(["--subject", "a lr", "--lr", "1e-4", "--output_dir", "x"]) == [
-        "--subject", "a lr", "--learning_rate", "1e-4", "--output_dir", "x",
-    ]  # fmt: skip
+        "--subject",
+        "a lr",
+        "--learning_rate",
+        "1e-4",
+        "--output_dir",
+        "x",
+    ]
     assert translate_seed_flags(["--all-linear", "--out=me/run", "--output-dir", "y"]) == [
-        "--lora_target_modules", "all-linear", "--hub_model_id=me/run", "--output-dir", "y",
-    ]  # fmt: skip
+        "--lora_target_modules",
+        "all-linear",
+        "--hub_model_id=me/run",
+        "--output-dir",
+        "y",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -165,8 +174,14 @@ def test_help_of_train_and_sft_lists_their_real_flags(command, flags):
 def test_a_run_that_checkpoints_gradients_says_nothing_of_the_renamed_flag_and_methods():
     from transformers import AutoModelForCausalLM, LlamaConfig
 
-    tiny = LlamaConfig(hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2,
-                       num_key_value_heads=2, vocab_size=64)  # fmt: skip
+    tiny = LlamaConfig(
+        hidden_size=16,
+        intermediate_size=32,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        num_key_value_heads=2,
+        vocab_size=64,
+    )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")  # what a run would show, whatever filters came before
         _, config = parse_arguments(["--gradient_checkpointing", "true", "--use_cpu", "true"])

@@ -16,8 +16,9 @@ def test_the_trainer_finds_the_replicas_deploy_creates(tmp_path):
 
     result = deploy("env", "--space", "me/wenv", "--replicas", "3", "--dry-run", str(tmp_path))
     assert result.returncode == 0, result.stderr
-    created = [c["args"]["repo_id"] for c in json.loads((tmp_path / "calls.json").read_text())
-               if c["call"] == "create_repo"]  # fmt: skip
+    created = [
+        c["args"]["repo_id"] for c in json.loads((tmp_path / "calls.json").read_text()) if c["call"] == "create_repo"
+    ]
     # a Space USER/NAME is served at https://USER-NAME.hf.space
     hosts = ["https://" + name.replace("/", "-") + ".hf.space" for name in created]
     urls = WatercolourArguments(env_url="https://me-wenv.hf.space", env_replicas=3).replica_urls()

@@ -24,8 +24,9 @@ def test_the_summary_of_four_episodes_by_hand():
     assert (summary["episodes"], summary["scored"], summary["rejected"], summary["unscored"]) == (4, 2, 1, 1)
     assert summary["gate_pass_rate"] == pytest.approx(2 / 3)
     # rewards 0.2, 0.4, 0.9: deciles by linear interpolation at (n - 1) * k / 10
-    assert summary["reward"] == pytest.approx({"mean": 0.5, "median": 0.4, "p10": 0.24, "p90": 0.8, "min": 0.2,
-                                               "max": 0.9})  # fmt: skip
+    assert summary["reward"] == pytest.approx(
+        {"mean": 0.5, "median": 0.4, "p10": 0.24, "p90": 0.8, "min": 0.2, "max": 0.9}
+    )
     # over the episodes with a verdict, as the reward: the unscored episode's length 0.3 is left out
     assert summary["components"] == pytest.approx({"embedded": 0.7, "length": (0.2 + 0.1) / 2})
 
@@ -47,8 +48,12 @@ def test_replies_are_stepped_and_summarised_and_can_be_sent_again(server_url, tm
     replies = tmp_path / "replies.jsonl"
     replies.write_text("".join(json.dumps(r) + "\n" for r in rows))
     out = tmp_path / "eval.json"
-    done = subprocess.run([WATERCOLOUR, "eval", "--env-url", server_url, "--replies", str(replies), "--out", str(out)],
-                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    done = subprocess.run(
+        [WATERCOLOUR, "eval", "--env-url", server_url, "--replies", str(replies), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     report = json.loads(out.read_text())
     expected = [direct(server_url, r["subject"], r["seed"], r["reply"]) for r in rows]
@@ -58,8 +63,12 @@ def test_replies_are_stepped_and_summarised_and_can_be_sent_again(server_url, tm
     assert report["summary"]["reward"]["mean"] == pytest.approx(sum(expected) / 3)
     assert "3 episodes, 2 scored, 1 rejected by the gate, 0 unscored; gate pass rate 67%" in done.stdout
     # the same replies again, from the eval's own JSON: the way to compare two pools
-    again = subprocess.run([WATERCOLOUR, "eval", "--env-url", server_url, "--replies", str(out), "--out",
-                            str(tmp_path / "again.json")], capture_output=True, text=True, timeout=300)  # fmt: skip
+    again = subprocess.run(
+        [WATERCOLOUR, "eval", "--env-url", server_url, "--replies", str(out), "--out", str(tmp_path / "again.json")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert again.returncode == 0, again.stderr
     assert [e["reward"] for e in json.loads((tmp_path / "again.json").read_text())["episodes"]] == expected
 
@@ -70,9 +79,25 @@ def test_replies_are_stepped_and_summarised_and_can_be_sent_again(server_url, tm
 def test_a_policy_with_its_adapter_is_sampled_per_seed_and_scored(server_url, tmp_path):
     out = tmp_path / "eval.json"
     adapter = REPO / "trainer" / "adapters" / "smollm2_135m_demo"
-    done = subprocess.run([WATERCOLOUR, "eval", "--env-url", server_url, "--adapter", str(adapter), "--seeds", "2",
-                           "--max-new-tokens", "24", "--out", str(out)], capture_output=True, text=True,
-                          timeout=600)  # fmt: skip
+    done = subprocess.run(
+        [
+            WATERCOLOUR,
+            "eval",
+            "--env-url",
+            server_url,
+            "--adapter",
+            str(adapter),
+            "--seeds",
+            "2",
+            "--max-new-tokens",
+            "24",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     report = json.loads(out.read_text())
     assert [(e["subject"], e["seed"]) for e in report["episodes"]] == [("a peach hibiscus", 0), ("a peach hibiscus", 1)]
@@ -89,7 +114,11 @@ def test_a_server_that_is_not_there_and_a_bad_replies_file_are_one_line(tmp_path
     assert refused.returncode == 2 and refused.stderr.startswith(f"error: --replies {bad}: not an eval's JSON")
     good = tmp_path / "good.jsonl"
     good.write_text('{"subject": "x", "seed": 0, "reply": "y"}\n')
-    nobody = subprocess.run([WATERCOLOUR, "eval", "--replies", str(good), "--env-url", "http://127.0.0.1:9"],
-                            capture_output=True, text=True, timeout=60)  # fmt: skip
+    nobody = subprocess.run(
+        [WATERCOLOUR, "eval", "--replies", str(good), "--env-url", "http://127.0.0.1:9"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert nobody.returncode == 2 and nobody.stderr.startswith("error: no environment server answered")
     assert len(nobody.stderr.strip().splitlines()) == 1

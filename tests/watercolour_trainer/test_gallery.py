@@ -17,14 +17,29 @@ def run_dir(tmp_path_factory):
     folder = tmp_path_factory.mktemp("run")
     log = RolloutLog(folder / "rollouts")
     rows = [
-        (1, 0, 0.40, "scored", []), (1, 1, 0.10, "scored", []), (1, 2, 0.0, "rejected", ["bare_primitive"]),
-        (2, 0, 0.90, "scored", []), (2, 1, 0.55, "scored", []), (2, 2, 0.70, "scored", []),
+        (1, 0, 0.40, "scored", []),
+        (1, 1, 0.10, "scored", []),
+        (1, 2, 0.0, "rejected", ["bare_primitive"]),
+        (2, 0, 0.90, "scored", []),
+        (2, 1, 0.55, "scored", []),
+        (2, 2, 0.70, "scored", []),
         (2, 3, 0.0, "rejected", ["syntax_error", "no_brush_paint"]),
-    ]  # fmt: skip
+    ]
     for step, position, reward, status, violations in rows:
         components = [{"name": "gate", "value": 1.0 if status == "scored" else 0.0, "weight": 0.05, "status": "ok"}]
-        rollout = Rollout(step, 0, position, "a peach hibiscus", 3, "reply", "brush.circle(1, 1, 1);", reward, status,
-                          violations=violations, components=components)  # fmt: skip
+        rollout = Rollout(
+            step,
+            0,
+            position,
+            "a peach hibiscus",
+            3,
+            "reply",
+            "brush.circle(1, 1, 1);",
+            reward,
+            status,
+            violations=violations,
+            components=components,
+        )
         png = base64.b64encode(png_of("stripes" if reward > 0.5 else "grey")).decode() if status == "scored" else None
         log.add(rollout, png)
     return folder
@@ -32,8 +47,9 @@ def run_dir(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def page(run_dir, chromium):
-    made = subprocess.run([WATERCOLOUR, "gallery", str(run_dir), "--top", "3"], capture_output=True, text=True,
-                          timeout=120)  # fmt: skip
+    made = subprocess.run(
+        [WATERCOLOUR, "gallery", str(run_dir), "--top", "3"], capture_output=True, text=True, timeout=120
+    )
     assert made.returncode == 0, made.stderr
     tab = chromium.new_page()
     tab.goto((run_dir / "rollouts" / "gallery.html").as_uri())

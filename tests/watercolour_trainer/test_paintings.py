@@ -13,9 +13,18 @@ from watercolour_env.errors import ConfigError
 
 
 def row(step, position, reward, sketch, status="scored", seed=7):
-    return {"step": step, "group": 0, "position": position, "subject": "a peach hibiscus", "seed": seed,
-            "completion": sketch, "sketch": sketch, "reward": reward, "status": status,
-            "image": f"paintings/step{step:04d}-g00-p{position:02d}.png"}  # fmt: skip
+    return {
+        "step": step,
+        "group": 0,
+        "position": position,
+        "subject": "a peach hibiscus",
+        "seed": seed,
+        "completion": sketch,
+        "sketch": sketch,
+        "reward": reward,
+        "status": status,
+        "image": f"paintings/step{step:04d}-g00-p{position:02d}.png",
+    }
 
 
 def record(folder, rows):
@@ -39,14 +48,19 @@ def test_a_gzipped_record_is_a_runs_rollouts_and_a_damaged_one_is_named(tmp_path
 def test_the_gallery_renders_the_missing_paintings_as_the_render_command_does(tmp_path):
     hibiscus = example("hibiscus.js")
     folder = record(tmp_path / "run", [row(1, 0, 0.9, hibiscus), row(1, 1, 0.0, "bad", status="rejected")])
-    done = subprocess.run([WATERCOLOUR, "gallery", str(folder), "--render"], capture_output=True, text=True,
-                          timeout=300)  # fmt: skip
+    done = subprocess.run(
+        [WATERCOLOUR, "gallery", str(folder), "--render"], capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stderr
     painted = folder / "paintings" / "step0001-g00-p00.png"
     assert sorted(p.name for p in (folder / "paintings").iterdir()) == [painted.name]  # the rejected one is not
     (tmp_path / "h.js").write_text(hibiscus)
-    subprocess.run([WATERCOLOUR, "render", str(tmp_path / "h.js"), "--seed", "7", "--out", str(tmp_path / "h.png")],
-                   check=True, capture_output=True, timeout=300)  # fmt: skip
+    subprocess.run(
+        [WATERCOLOUR, "render", str(tmp_path / "h.js"), "--seed", "7", "--out", str(tmp_path / "h.png")],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     assert painted.read_bytes() == (tmp_path / "h.png").read_bytes()  # same sketch, same seed, same machine
     page = (folder / "gallery.html").read_text()
     assert 'src="paintings/step0001-g00-p00.png"' in page and "step0001-g00-p01.png" not in page
@@ -55,11 +69,19 @@ def test_the_gallery_renders_the_missing_paintings_as_the_render_command_does(tm
 @pytest.mark.browser
 def test_analyze_draws_the_best_median_and_worst_of_each_third(tmp_path):
     trivial, hibiscus = example("trivial.js"), example("hibiscus.js")
-    rows = [row(step, p, reward, sketch) for step, p, reward, sketch in
-            ((1, 0, 0.2, trivial), (1, 1, 0.4, hibiscus), (2, 0, 0.5, hibiscus), (3, 0, 0.9, hibiscus))]  # fmt: skip
+    rows = [
+        row(step, p, reward, sketch)
+        for step, p, reward, sketch in (
+            (1, 0, 0.2, trivial),
+            (1, 1, 0.4, hibiscus),
+            (2, 0, 0.5, hibiscus),
+            (3, 0, 0.9, hibiscus),
+        )
+    ]
     folder = record(tmp_path / "run", rows)
-    done = subprocess.run([WATERCOLOUR, "analyze", str(folder), "--paintings"], capture_output=True, text=True,
-                          timeout=300)  # fmt: skip
+    done = subprocess.run(
+        [WATERCOLOUR, "analyze", str(folder), "--paintings"], capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stderr
     # 3 columns of 240 px; 3 rows of 240 px with a 28 px caption each, and a 28 px title
     assert Image.open(folder / "analysis-paintings.png").size == (720, 3 * (240 + 28) + 28)

@@ -59,12 +59,38 @@ def test_with_one_process_the_shared_log_writes_at_once(tmp_path):
 @pytest.mark.browser
 def test_two_processes_through_the_ddp_config_write_one_record_of_the_step(server_url, tmp_path):
     out = tmp_path / "run"
-    command = [ACCELERATE, "launch", "--config_file", str(CONFIGS / "ddp.yaml"), "--mixed_precision", "no",
-               "--main_process_port", str(free_port()), "-m", "watercolour_trainer.train",
-               "--config", "trainer/configs/demo.yaml", "--env_url", server_url,
-               "--output_dir", str(out), "--max_steps", "1", "--num_generations", "4",
-               "--per_device_train_batch_size", "2", "--max_completion_length", "24", "--n_prompts", "2",
-               "--use_cpu", "true", "--ddp_find_unused_parameters", "false"]  # fmt: skip
+    command = [
+        ACCELERATE,
+        "launch",
+        "--config_file",
+        str(CONFIGS / "ddp.yaml"),
+        "--mixed_precision",
+        "no",
+        "--main_process_port",
+        str(free_port()),
+        "-m",
+        "watercolour_trainer.train",
+        "--config",
+        "trainer/configs/demo.yaml",
+        "--env_url",
+        server_url,
+        "--output_dir",
+        str(out),
+        "--max_steps",
+        "1",
+        "--num_generations",
+        "4",
+        "--per_device_train_batch_size",
+        "2",
+        "--max_completion_length",
+        "24",
+        "--n_prompts",
+        "2",
+        "--use_cpu",
+        "true",
+        "--ddp_find_unused_parameters",
+        "false",
+    ]
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     done = subprocess.run(command, capture_output=True, text=True, timeout=900, cwd=REPO, env=env)
     assert done.returncode == 0, done.stderr[-4000:]

@@ -21,8 +21,9 @@ def start_server(extra_env: dict[str, str] | None = None) -> tuple[str, subproce
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     env = {**os.environ, "WATERCOLOUR_RENDER_WORKERS": "1", **(extra_env or {})}
-    server = subprocess.Popen([WATERCOLOUR, "serve", "--port", str(port)], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    server = subprocess.Popen(
+        [WATERCOLOUR, "serve", "--port", str(port)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     wait_healthy(url, server)
     return url, server
 

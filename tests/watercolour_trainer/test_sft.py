@@ -40,8 +40,18 @@ def test_a_token_cap_keeps_only_the_short_sketches():
     kept = at_most(rows, 900, lambda t: len(tokenizer(t, add_special_tokens=False)["input_ids"]))
     # counted once by hand with the same tokenizer (docs/LOG.md): the okay "simple" sketches and
     # weak-dark are 771-884 tokens of sketch; the next, pair-03, is 987
-    short = {"weak-dark", "simple-01", "simple-02", "simple-03", "simple-04", "simple-06", "simple-08", "simple-09",
-             "simple-13", "simple-14"}  # fmt: skip
+    short = {
+        "weak-dark",
+        "simple-01",
+        "simple-02",
+        "simple-03",
+        "simple-04",
+        "simple-06",
+        "simple-08",
+        "simple-09",
+        "simple-13",
+        "simple-14",
+    }
     assert {r["id"] for r in kept} == short
     with pytest.raises(ConfigError, match="no sketch of these tiers is that short"):
         at_most(rows, 100, lambda t: len(tokenizer(t)["input_ids"]))
@@ -62,8 +72,14 @@ def tiny_model(tmp_path_factory):
 
     _, tokenizer = load_policy(EMBEDDED_POLICY)
     folder = tmp_path_factory.mktemp("tiny-policy")
-    config = LlamaConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=2,
-                         num_attention_heads=4, num_key_value_heads=2)  # fmt: skip
+    config = LlamaConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+    )
     LlamaForCausalLM(config).save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder
@@ -74,9 +90,30 @@ def test_sft_writes_an_adapter_that_grpo_starts_from(tiny_model, tmp_path):
     import subprocess
 
     out = tmp_path / "adapter"
-    command = [WATERCOLOUR, "sft", "--model", str(tiny_model), "--output_dir", str(out), "--max_steps", "2",
-               "--per_device_train_batch_size", "1", "--max_length", "1024", "--use_cpu", "true", "--bf16", "false",
-               "--report_to", "none", "--save_strategy", "no", "--lora_r", "4"]  # fmt: skip
+    command = [
+        WATERCOLOUR,
+        "sft",
+        "--model",
+        str(tiny_model),
+        "--output_dir",
+        str(out),
+        "--max_steps",
+        "2",
+        "--per_device_train_batch_size",
+        "1",
+        "--max_length",
+        "1024",
+        "--use_cpu",
+        "true",
+        "--bf16",
+        "false",
+        "--report_to",
+        "none",
+        "--save_strategy",
+        "no",
+        "--lora_r",
+        "4",
+    ]
     run = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
     assert (out / "adapter_config.json").is_file() and (out / "adapter_model.safetensors").is_file()
@@ -98,6 +135,10 @@ def test_sft_writes_an_adapter_that_grpo_starts_from(tiny_model, tmp_path):
 def test_sft_without_lora_is_refused_with_a_reason(tmp_path):
     import subprocess
 
-    run = subprocess.run([WATERCOLOUR, "sft", "--output_dir", str(tmp_path), "--lora_r", "0"], capture_output=True,
-                         text=True, timeout=300)  # fmt: skip
+    run = subprocess.run(
+        [WATERCOLOUR, "sft", "--output_dir", str(tmp_path), "--lora_r", "0"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 2 and "--lora_r must be above 0" in run.stderr

@@ -13,16 +13,24 @@ pytestmark = [pytest.mark.slow, pytest.mark.server, pytest.mark.browser, pytest.
 def small_run(server_url: str, output_dir, *extra: str) -> list[str]:
     """The demo config cut to one group of 2 short completions (and `extra` on top)."""
     return [
-        "--config", "trainer/configs/demo.yaml",
-        "--env_url", server_url,
-        "--output_dir", str(output_dir),
-        "--max_steps", "1",
-        "--num_generations", "2",
-        "--per_device_train_batch_size", "2",
-        "--max_completion_length", "24",
-        "--n_prompts", "2",
+        "--config",
+        "trainer/configs/demo.yaml",
+        "--env_url",
+        server_url,
+        "--output_dir",
+        str(output_dir),
+        "--max_steps",
+        "1",
+        "--num_generations",
+        "2",
+        "--per_device_train_batch_size",
+        "2",
+        "--max_completion_length",
+        "24",
+        "--n_prompts",
+        "2",
         *extra,
-    ]  # fmt: skip
+    ]
 
 
 def read_rollouts(output_dir) -> list[dict]:
@@ -56,16 +64,25 @@ def test_one_grpo_step_starts_from_a_shipped_warm_start(server_url, tmp_path, ad
 
 def test_a_run_resumed_from_its_checkpoint_continues_the_step_count_and_the_rollouts(server_url, tmp_path):
     common = [
-        "--config", "trainer/configs/demo.yaml",
-        "--env_url", server_url,
-        "--output_dir", str(tmp_path),
-        "--num_generations", "2",
-        "--per_device_train_batch_size", "2",
-        "--max_completion_length", "16",
-        "--n_prompts", "4",
-        "--save_strategy", "steps",
-        "--save_steps", "1",
-    ]  # fmt: skip
+        "--config",
+        "trainer/configs/demo.yaml",
+        "--env_url",
+        server_url,
+        "--output_dir",
+        str(tmp_path),
+        "--num_generations",
+        "2",
+        "--per_device_train_batch_size",
+        "2",
+        "--max_completion_length",
+        "16",
+        "--n_prompts",
+        "4",
+        "--save_strategy",
+        "steps",
+        "--save_steps",
+        "1",
+    ]
     main([*common, "--max_steps", "1"])
     assert (tmp_path / "checkpoint-1" / "trainer_state.json").is_file()
     main([*common, "--max_steps", "2", "--resume_from_checkpoint", "last"])
@@ -100,11 +117,31 @@ def test_resuming_without_a_checkpoint_is_refused_before_the_model_loads(server_
     from watercolour_env.errors import ConfigError
 
     with pytest.raises(ConfigError, match="no checkpoint-<step> folder"):
-        main(["--config", "trainer/configs/demo.yaml", "--env_url", server_url,
-              "--output_dir", str(tmp_path), "--resume_from_checkpoint", "last"])  # fmt: skip
+        main(
+            [
+                "--config",
+                "trainer/configs/demo.yaml",
+                "--env_url",
+                server_url,
+                "--output_dir",
+                str(tmp_path),
+                "--resume_from_checkpoint",
+                "last",
+            ]
+        )
     with pytest.raises(ConfigError, match="no trainer_state.json"):
-        main(["--config", "trainer/configs/demo.yaml", "--env_url", server_url,
-              "--output_dir", str(tmp_path), "--resume_from_checkpoint", str(tmp_path)])  # fmt: skip
+        main(
+            [
+                "--config",
+                "trainer/configs/demo.yaml",
+                "--env_url",
+                server_url,
+                "--output_dir",
+                str(tmp_path),
+                "--resume_from_checkpoint",
+                str(tmp_path),
+            ]
+        )
 
 
 def test_an_adapter_folder_without_an_adapter_is_refused_before_the_model_loads(server_url, tmp_path, monkeypatch):
@@ -129,8 +166,18 @@ def test_a_run_reported_to_trackio_reads_back_with_the_environments_metrics(serv
 
     importlib.reload(trackio.utils)  # its TRACKIO_DIR is read at import
     importlib.reload(trackio.sqlite_storage)
-    main(small_run(server_url, tmp_path / "run", "--report_to", "trackio", "--project", "watercolour-test",
-                   "--run-tag", "smoke"))  # fmt: skip
+    main(
+        small_run(
+            server_url,
+            tmp_path / "run",
+            "--report_to",
+            "trackio",
+            "--project",
+            "watercolour-test",
+            "--run-tag",
+            "smoke",
+        )
+    )
     logs = trackio.sqlite_storage.SQLiteStorage.get_logs("watercolour-test", "smoke")
     keys = set().union(*(row.keys() for row in logs))
     assert {"train/reward", "train/env/gate_fail_share", "train/env/unscored_share", "train/env/gate"} <= keys, keys
@@ -146,16 +193,31 @@ def test_push_to_hub_as_a_dry_run_writes_what_would_be_uploaded_and_it_reads_bac
     from watercolour_trainer.publish import load_dry_run
 
     dry = tmp_path / "hub"
-    main(small_run(server_url, tmp_path / "run", "--push-to-hub", "--out", "me/wc-test", "--hub-dry-run", str(dry),
-                   "--run-tag", "dry"))  # fmt: skip
+    main(
+        small_run(
+            server_url,
+            tmp_path / "run",
+            "--push-to-hub",
+            "--out",
+            "me/wc-test",
+            "--hub-dry-run",
+            str(dry),
+            "--run-tag",
+            "dry",
+        )
+    )
     rollouts, card, adapter_dir = load_dry_run(dry, "me/wc-test")
     assert list(rollouts) == read_rollouts(tmp_path / "run")  # the dataset is the run's rollouts, row for row
     assert "base_model: smollm2-135m-instruct" in card and server_url in card and "pool" in card
     assert "PeftModel.from_pretrained" in card and "me/wc-test-rollouts" in card
     uploads = json.loads((dry / "uploads.json").read_text())
     paths = {(u["repo_id"], u["path_in_repo"]) for u in uploads}
-    assert {("me/wc-test", "adapter_model.safetensors"), ("me/wc-test", "README.md"),
-            ("me/wc-test-rollouts", "data/rollouts.jsonl"), ("me/wc-test-rollouts", "README.md")} <= paths  # fmt: skip
+    assert {
+        ("me/wc-test", "adapter_model.safetensors"),
+        ("me/wc-test", "README.md"),
+        ("me/wc-test-rollouts", "data/rollouts.jsonl"),
+        ("me/wc-test-rollouts", "README.md"),
+    } <= paths
     for u in uploads:  # the manifest says exactly what the folders hold
         assert hashlib.sha256((dry / u["repo_id"] / u["path_in_repo"]).read_bytes()).hexdigest() == u["sha256"]
     base, _ = load_policy("smollm2-135m-instruct")

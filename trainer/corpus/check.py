@@ -42,9 +42,14 @@ for row in map(json.loads, (d / "pool.jsonl").read_text().splitlines()):
     tokens.append(len(tokenizer(src, add_special_tokens=False)["input_ids"]))  # the sketch bare; sft's fence adds 4
     scores.append(sc)
     print(
-        row["id"], row["tier"], len(src), tokens[-1], f"source {s.similarity:.2f} {s.reference}",
-        f"picture {p.similarity:.2f} {p.reference}", f"score {sc:.3f}",
-    )  # fmt: skip
+        row["id"],
+        row["tier"],
+        len(src),
+        tokens[-1],
+        f"source {s.similarity:.2f} {s.reference}",
+        f"picture {p.similarity:.2f} {p.reference}",
+        f"score {sc:.3f}",
+    )
 print("okay median", round(okay, 3), "above", above, "of", len(scores))
 print(f"max source share {max(sources):.2f}, max picture similarity {max(pictures):.2f}")
 print(f"score min {min(scores):.3f} median {statistics.median(scores):.3f} max {max(scores):.3f}")

@@ -114,6 +114,7 @@ function leaf(x, y, heading, size, fat) {{
 }}
 """
 
+
 def fmt(value: float) -> str:
     """A short number: integers bare, others to two places."""
     return str(int(round(value))) if abs(value - round(value)) < 1e-9 else f"{value:.2f}".rstrip("0")

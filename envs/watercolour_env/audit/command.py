@@ -18,8 +18,11 @@ def audit_command(
     env_url: str = typer.Option("http://127.0.0.1:8000", help="Environment server URL (a Space's, or local)."),
     per_family: int = typer.Option(6, min=1, max=50, help="Formless probes per family."),
     workers: int = typer.Option(2, min=1, max=64, help="Episodes sent at once."),
-    only: str = typer.Option(None, help="Send only these, comma-separated: formless, copies, another subject, "
-                             "subject swap, comment padding, honest (control)."),  # fmt: skip
+    only: str = typer.Option(
+        None,
+        help="Send only these, comma-separated: formless, copies, another subject, "
+        "subject swap, comment padding, honest (control).",
+    ),
     json_out: Path = typer.Option(None, "--json", callback=_output_path, help="Write the report here as JSON."),
 ) -> None:
     """Send a deployment the probes a reward must not pay and print one table against its pool.

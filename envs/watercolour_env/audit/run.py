@@ -192,11 +192,11 @@ def table(report: dict, rows: list[Row]) -> str:
     lines = [
         f"pool {report['source']}: {report['counts']}; subjects {report['subjects']}; copy guard "
         f"{'on' if report['copy_guard'] else 'OFF'}",
-        "tier medians under this reward: " + ", ".join(
-            f"{t} {v['median']:.3f}" for t, v in tiers.items() if v["median"] is not None),
+        "tier medians under this reward: "
+        + ", ".join(f"{t} {v['median']:.3f}" for t, v in tiers.items() if v["median"] is not None),
         "",
         f"{'family':18s} {'sent':>4s} {'gated':>5s} {'refused':>7s} {'best':>6s} {'vs okay':>8s}  verdict",
-    ]  # fmt: skip
+    ]
     okay = tiers["okay"]["median"]
     for row in rows:
         best = f"{row.best:6.3f}" if row.best is not None else "     -"

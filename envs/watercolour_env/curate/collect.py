@@ -123,11 +123,25 @@ def add_rollouts(run_dir: Path, pool_dir: Path, min_reward: float = 0.0) -> AddS
             continue
         shutil.copyfile(image, pool_dir / "images" / f"{row_id}.png")
         (pool_dir / "sketches" / f"{row_id}.js").write_text(r["sketch"], encoding="utf-8")
-        provenance = {"run": str(source.parent.resolve()), "step": step, "group": group, "position": position,
-                      "reward": reward}  # fmt: skip
-        rows.append(PoolRow(row_id, f"images/{row_id}.png", f"sketches/{row_id}.js", None,
-                            r.get("subject") or PoolRow.subject, f"rollout of {run_name}", int(r.get("seed") or 0),
-                            json.dumps(provenance)))  # fmt: skip
+        provenance = {
+            "run": str(source.parent.resolve()),
+            "step": step,
+            "group": group,
+            "position": position,
+            "reward": reward,
+        }
+        rows.append(
+            PoolRow(
+                row_id,
+                f"images/{row_id}.png",
+                f"sketches/{row_id}.js",
+                None,
+                r.get("subject") or PoolRow.subject,
+                f"rollout of {run_name}",
+                int(r.get("seed") or 0),
+                json.dumps(provenance),
+            )
+        )
         known.add(row_id)
         summary.added.append(row_id)
     write_manifest(pool_dir, rows)

@@ -47,8 +47,9 @@ def pool_render(
     for name, reason in summary.failed.items():
         typer.echo(f"  {name}: {reason}")
     if summary.failed:
-        typer.echo(f"error: {len(summary.failed)} sketches were left out of the pool (above); fix or remove them",
-                   err=True)  # fmt: skip
+        typer.echo(
+            f"error: {len(summary.failed)} sketches were left out of the pool (above); fix or remove them", err=True
+        )
         raise typer.Exit(1)
 
 
@@ -63,8 +64,10 @@ def pool_add(
 
     summary = add_rollouts(run_dir, into, min_reward)
     left_out = ", ".join(f"{n} {why}" for why, n in sorted(summary.left_out.items())) or "none"
-    typer.echo(f"added {len(summary.added)} unrated paintings to {into}, already there {len(summary.present)}, "
-               f"left out: {left_out}")  # fmt: skip
+    typer.echo(
+        f"added {len(summary.added)} unrated paintings to {into}, already there {len(summary.present)}, "
+        f"left out: {left_out}"
+    )
     if summary.added:
         typer.echo(f"rate them: watercolour pool rate {into}")
 
@@ -164,8 +167,11 @@ def pool_calibrate(
     write_report(results, rollouts / "calibration.json")
     typer.echo(f"report: {rollouts / 'calibration.json'}")
     if results and not any(r.resolved for r in results):
-        typer.echo(f"error: the judge {judge_model} at {base_url} resolved no comparison; check the endpoint, "
-                   "the model and its token", err=True)  # fmt: skip
+        typer.echo(
+            f"error: the judge {judge_model} at {base_url} resolved no comparison; check the endpoint, "
+            "the model and its token",
+            err=True,
+        )
         raise typer.Exit(3)
 
 
@@ -188,8 +194,9 @@ def pool_push(
 
 @pool_app.command("pull")
 def pool_pull(
-    spec: str = typer.Argument(..., help="A Hub dataset user/name, or user/name@revision to pin one; or a folder "
-                               "`pool push --dry-run` wrote."),
+    spec: str = typer.Argument(
+        ..., help="A Hub dataset user/name, or user/name@revision to pin one; or a folder `pool push --dry-run` wrote."
+    ),
     folder: Path = typer.Argument(..., file_okay=False, help="Where to write the pool folder."),
 ) -> None:
     """Download a pool dataset into a pool folder (images, sketches, pool.jsonl) to edit or rate again."""

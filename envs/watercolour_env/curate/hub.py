@@ -90,8 +90,9 @@ def push(
     from huggingface_hub import HfApi
 
     dataset.push_to_hub(repo_id, private=private)
-    commit = HfApi().upload_file(path_or_fileobj=card.encode(), path_in_repo="README.md", repo_id=repo_id,
-                                 repo_type="dataset")  # fmt: skip
+    commit = HfApi().upload_file(
+        path_or_fileobj=card.encode(), path_in_repo="README.md", repo_id=repo_id, repo_type="dataset"
+    )
     return [Path(SHARD), Path("README.md")], commit.oid
 
 

@@ -53,9 +53,14 @@ def execute(plan: Plan, echo: Callable[[str], None] = print, api: Any = None) ->
             ) from err
 
 
-def deploy(kind: str, dry_run: Path | None, build_plan: Callable[[Path | None], Plan],
-           echo: Callable[[str], None] = print, upload: bool = True,
-           warn: Callable[[str], None] | None = None) -> Plan:  # fmt: skip
+def deploy(
+    kind: str,
+    dry_run: Path | None,
+    build_plan: Callable[[Path | None], Plan],
+    echo: Callable[[str], None] = print,
+    upload: bool = True,
+    warn: Callable[[str], None] | None = None,
+) -> Plan:
     """Plans (every check before anything is written), assembles the folder, then sends or records.
 
     The folder goes to `dry_run/space` in a dry run, else to a temporary folder. `upload=False` (a

@@ -40,9 +40,18 @@ def deploy_env(
     from watercolour_env.deploy.plan import plan_env
 
     def build(folder: Path | None):  # noqa: ANN202
-        return plan_env(space, folder=folder, pool=pool, preset=preset, hardware=hardware, replicas=replicas,
-                        private=private, sleep_after=sleep_after, settings=settings,
-                        duplicate_from=duplicate_from)  # fmt: skip
+        return plan_env(
+            space,
+            folder=folder,
+            pool=pool,
+            preset=preset,
+            hardware=hardware,
+            replicas=replicas,
+            private=private,
+            sleep_after=sleep_after,
+            settings=settings,
+            duplicate_from=duplicate_from,
+        )
 
     warn = lambda line: typer.echo(line, err=True)  # noqa: E731
     deploy("env", dry_run, build, typer.echo, upload=duplicate_from is None, warn=warn)
@@ -63,7 +72,8 @@ def deploy_hpsv3(
     from watercolour_env.deploy.plan import plan_hpsv3
 
     def build(folder: Path | None):  # noqa: ANN202
-        return plan_hpsv3(space, folder=folder, hardware=hardware, sleep_after=sleep_after, private=private,
-                          settings=settings)  # fmt: skip
+        return plan_hpsv3(
+            space, folder=folder, hardware=hardware, sleep_after=sleep_after, private=private, settings=settings
+        )
 
     deploy("hpsv3", dry_run, build, typer.echo, warn=lambda line: typer.echo(line, err=True))

@@ -68,10 +68,6 @@ class Plan:
         return shown
 
 
-
-
-
-
 def _valid_id(value: str, pattern: re.Pattern) -> bool:
     return bool(pattern.fullmatch(value)) and ".." not in value and "--" not in value
 
@@ -160,10 +156,19 @@ def _secrets(names: tuple[str, ...], environ: dict[str, str]) -> dict[str, str]:
 
 
 def plan_env(
-    space: str, *, folder: Path | None, pool: str | None = None, preset: str | None = None,
-    hardware: str = ENV_HARDWARE, replicas: int = 1, private: bool = False, sleep_after: int | None = None,
-    settings: list[str] = (), duplicate_from: str | None = None, environ: dict[str, str] | None = None,
-) -> Plan:  # fmt: skip
+    space: str,
+    *,
+    folder: Path | None,
+    pool: str | None = None,
+    preset: str | None = None,
+    hardware: str = ENV_HARDWARE,
+    replicas: int = 1,
+    private: bool = False,
+    sleep_after: int | None = None,
+    settings: list[str] = (),
+    duplicate_from: str | None = None,
+    environ: dict[str, str] | None = None,
+) -> Plan:
     """The Hub calls that deploy the environment Space `space` (or `space-1 .. space-N`).
 
     Args:
@@ -230,15 +235,29 @@ def plan_env(
     if pool is not None and "@" not in pool:
         plan.warnings.append(f"--pool {pool} has no @REVISION: the reward follows every push to it; pin one")
     for name in names:
-        _space_calls(plan, name, variables=variables, secrets=secrets, hardware=hardware, private=private,
-                     sleep_after=sleep_after, duplicate_from=duplicate_from)  # fmt: skip
+        _space_calls(
+            plan,
+            name,
+            variables=variables,
+            secrets=secrets,
+            hardware=hardware,
+            private=private,
+            sleep_after=sleep_after,
+            duplicate_from=duplicate_from,
+        )
     return plan
 
 
 def plan_hpsv3(
-    space: str, *, folder: Path | None, hardware: str = HPSV3_HARDWARE, sleep_after: int | None = 3600,
-    private: bool = False, settings: list[str] = (), environ: dict[str, str] | None = None,
-) -> Plan:  # fmt: skip
+    space: str,
+    *,
+    folder: Path | None,
+    hardware: str = HPSV3_HARDWARE,
+    sleep_after: int | None = 3600,
+    private: bool = False,
+    settings: list[str] = (),
+    environ: dict[str, str] | None = None,
+) -> Plan:
     """The Hub calls that deploy the HPSv3 scorer Space `space` on a GPU.
 
     Args:
@@ -272,22 +291,45 @@ def plan_hpsv3(
     plan = Plan(folder=folder)
     if not secrets:
         plan.warnings.append("no HPSV3_API_TOKEN exported: anyone who reaches the Space can use its GPU")
-    _space_calls(plan, names[0], variables=variables, secrets=secrets, hardware=hardware, private=private,
-                 sleep_after=sleep_after, duplicate_from=None)  # fmt: skip
+    _space_calls(
+        plan,
+        names[0],
+        variables=variables,
+        secrets=secrets,
+        hardware=hardware,
+        private=private,
+        sleep_after=sleep_after,
+        duplicate_from=None,
+    )
     return plan
 
 
 def _space_calls(
-    plan: Plan, name: str, *, variables: dict[str, str], secrets: dict[str, str], hardware: str, private: bool,
-    sleep_after: int | None, duplicate_from: str | None,
-) -> None:  # fmt: skip
+    plan: Plan,
+    name: str,
+    *,
+    variables: dict[str, str],
+    secrets: dict[str, str],
+    hardware: str,
+    private: bool,
+    sleep_after: int | None,
+    duplicate_from: str | None,
+) -> None:
     """Appends one Space's calls: create (or duplicate), variables, secrets, hardware, upload."""
     if duplicate_from is not None:
-        plan.calls.append(("duplicate_repo", {"from_id": duplicate_from, "to_id": name, "repo_type": "space",
-                                              "private": private, "exist_ok": True}))  # fmt: skip
+        plan.calls.append(
+            (
+                "duplicate_repo",
+                {"from_id": duplicate_from, "to_id": name, "repo_type": "space", "private": private, "exist_ok": True},
+            )
+        )
     else:
-        plan.calls.append(("create_repo", {"repo_id": name, "repo_type": "space", "space_sdk": "docker",
-                                           "private": private, "exist_ok": True}))  # fmt: skip
+        plan.calls.append(
+            (
+                "create_repo",
+                {"repo_id": name, "repo_type": "space", "space_sdk": "docker", "private": private, "exist_ok": True},
+            )
+        )
     for key, value in variables.items():
         plan.calls.append(("add_space_variable", {"repo_id": name, "key": key, "value": value}))
     for key, value in secrets.items():
@@ -297,5 +339,14 @@ def _space_calls(
         hardware_args["sleep_time"] = sleep_after
     plan.calls.append(("request_space_hardware", hardware_args))
     if plan.folder is not None:
-        plan.calls.append(("upload_folder", {"repo_id": name, "repo_type": "space", "folder_path": plan.folder,
-                                             "commit_message": "Deploy with `watercolour deploy`"}))  # fmt: skip
+        plan.calls.append(
+            (
+                "upload_folder",
+                {
+                    "repo_id": name,
+                    "repo_type": "space",
+                    "folder_path": plan.folder,
+                    "commit_message": "Deploy with `watercolour deploy`",
+                },
+            )
+        )

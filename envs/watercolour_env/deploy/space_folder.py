@@ -26,8 +26,9 @@ SHIM = (
 def _tracked(*folders: str) -> list[str]:
     """The checkout's tracked files under `folders` (paths relative to the repository root)."""
     try:
-        out = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z", *folders],
-                             capture_output=True, text=True, check=True).stdout  # fmt: skip
+        out = subprocess.run(
+            ["git", "-C", str(REPO), "ls-files", "-z", *folders], capture_output=True, text=True, check=True
+        ).stdout
     except (OSError, subprocess.CalledProcessError) as err:
         raise ConfigError(f"deploy runs from a git checkout of the project; {REPO} is not one ({err})") from err
     return [path for path in out.split("\0") if path]
@@ -75,8 +76,14 @@ def assemble(kind: str, into: Path) -> Path:
 
 def uncommitted(kind: str) -> list[str]:
     """Files of the Space's folder that differ from the last commit (`git status`)."""
-    folders = ["envs", "trainer", "docker", "spaces/env", "pyproject.toml"] if kind == "env" else [
-        "scorers/hpsv3_space", "docker", "spaces/hpsv3"]  # fmt: skip
-    out = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no", "--", *folders],
-                         capture_output=True, text=True).stdout  # fmt: skip
+    folders = (
+        ["envs", "trainer", "docker", "spaces/env", "pyproject.toml"]
+        if kind == "env"
+        else ["scorers/hpsv3_space", "docker", "spaces/hpsv3"]
+    )
+    out = subprocess.run(
+        ["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no", "--", *folders],
+        capture_output=True,
+        text=True,
+    ).stdout
     return [line[3:] for line in out.splitlines() if line.strip()]

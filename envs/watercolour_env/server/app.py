@@ -92,8 +92,10 @@ def build_app(settings: ServerSettings | None = None, renderer: Renderer | None 
         log.info("a token is required on the websocket and on every route but %s", ", ".join(sorted(OPEN_PATHS)))
     else:
         log.warning("no WATERCOLOUR_API_TOKEN: anyone who can reach this server can use it")
-    limits = {name: getattr(settings, name) for name in
-              ("episode_deadline_s", "render_deadline_s", "session_timeout_s", "max_reply_bytes")}  # fmt: skip
+    limits = {
+        name: getattr(settings, name)
+        for name in ("episode_deadline_s", "render_deadline_s", "session_timeout_s", "max_reply_bytes")
+    }
     health.install(app, renderer, rubric, pool, sessions, settings.max_concurrent_envs, limits)
     pool_route.install(app, rubric, pool, settings.copy_guard)
     install_error_answers(app)
@@ -165,11 +167,14 @@ def refuse_a_taken_address(host: str, port: int, port_flag: str = "--port or WAT
         try:
             probe.bind((host, port))
         except socket.gaierror as err:
-            raise ConfigError(f"cannot listen on {host}:{port} ({err.strerror or err}); "
-                              "give another --host or WATERCOLOUR_HOST") from err  # fmt: skip
+            raise ConfigError(
+                f"cannot listen on {host}:{port} ({err.strerror or err}); give another --host or WATERCOLOUR_HOST"
+            ) from err
         except OSError as err:
-            raise ConfigError(f"cannot listen on {host}:{port} ({err.strerror or err}); "
-                              f"give another {port_flag}, or stop what holds it") from err  # fmt: skip
+            raise ConfigError(
+                f"cannot listen on {host}:{port} ({err.strerror or err}); "
+                f"give another {port_flag}, or stop what holds it"
+            ) from err
 
 
 if __name__ == "__main__":

@@ -54,22 +54,72 @@ class GateResult:
 
 BARE_PRIMITIVES = frozenset(
     {
-        "point", "line", "rect", "square", "ellipse", "circle", "arc", "triangle", "quad",
-        "beginShape", "vertex", "endShape", "curveVertex", "bezierVertex", "quadraticVertex",
-        "splineVertex", "bezier", "curve", "spline", "beginContour", "endContour",
-        "plane", "box", "sphere", "cylinder", "cone", "ellipsoid", "torus", "image",
+        "point",
+        "line",
+        "rect",
+        "square",
+        "ellipse",
+        "circle",
+        "arc",
+        "triangle",
+        "quad",
+        "beginShape",
+        "vertex",
+        "endShape",
+        "curveVertex",
+        "bezierVertex",
+        "quadraticVertex",
+        "splineVertex",
+        "bezier",
+        "curve",
+        "spline",
+        "beginContour",
+        "endContour",
+        "plane",
+        "box",
+        "sphere",
+        "cylinder",
+        "cone",
+        "ellipsoid",
+        "torus",
+        "image",
     }
-)  # fmt: skip
+)
 """p5 drawing functions: called without `brush.` they paint without the medium."""
 
 EXTERNAL_GLOBALS = frozenset(
     {
-        "fetch", "XMLHttpRequest", "WebSocket", "EventSource", "Worker", "SharedWorker", "eval", "Function",
-        "importScripts", "open", "location", "document", "navigator", "localStorage", "sessionStorage",
-        "indexedDB", "caches", "postMessage", "opener", "Image", "Audio", "FileReader", "RTCPeerConnection",
-        "httpGet", "httpPost", "httpDo", "select", "selectAll", "removeElements",
+        "fetch",
+        "XMLHttpRequest",
+        "WebSocket",
+        "EventSource",
+        "Worker",
+        "SharedWorker",
+        "eval",
+        "Function",
+        "importScripts",
+        "open",
+        "location",
+        "document",
+        "navigator",
+        "localStorage",
+        "sessionStorage",
+        "indexedDB",
+        "caches",
+        "postMessage",
+        "opener",
+        "Image",
+        "Audio",
+        "FileReader",
+        "RTCPeerConnection",
+        "httpGet",
+        "httpPost",
+        "httpDo",
+        "select",
+        "selectAll",
+        "removeElements",
     }
-)  # fmt: skip
+)
 """Globals that reach the network, the page or the browser; `setTimeout` with a string is eval too."""
 
 EXTERNAL_PREFIXES = ("load", "create", "save")

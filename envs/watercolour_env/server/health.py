@@ -62,8 +62,11 @@ def install(
     `limits` (the episode deadline and the others a client sizes its timeouts by) and `versions`.
     """
     app.router.routes = [r for r in app.router.routes if getattr(r, "path", None) != "/health"]
-    fixed = {"versions": versions(), "pool": {"source": pool.source, "revision": pool_revision(pool),
-                                              "counts": pool.counts()}, "limits": dict(limits or {})}  # fmt: skip
+    fixed = {
+        "versions": versions(),
+        "pool": {"source": pool.source, "revision": pool_revision(pool), "counts": pool.counts()},
+        "limits": dict(limits or {}),
+    }
 
     @app.get("/health", tags=["Health"], summary="Health, load, scorers, pool and versions")
     def health() -> dict[str, Any]:

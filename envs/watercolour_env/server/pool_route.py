@@ -42,11 +42,15 @@ def tier_rewards(rubric: Rubric, pool: Pool) -> dict[str, dict[str, float | int 
         else:
             rewards[reference.tier.value].append(reward)
     return {
-        tier: {"paintings": len(values) + unscored[tier], "unscored": unscored[tier],
-               "median": statistics.median(values) if values else None,
-               "min": min(values, default=None), "max": max(values, default=None)}
+        tier: {
+            "paintings": len(values) + unscored[tier],
+            "unscored": unscored[tier],
+            "median": statistics.median(values) if values else None,
+            "min": min(values, default=None),
+            "max": max(values, default=None),
+        }
         for tier, values in rewards.items()
-    }  # fmt: skip
+    }
 
 
 def install(app: FastAPI, rubric: Rubric, pool: Pool, copy_guard: bool) -> None:
@@ -71,6 +75,7 @@ def install(app: FastAPI, rubric: Rubric, pool: Pool, copy_guard: bool) -> None:
             "copy_guard": copy_guard,
             "weights": dict(rubric.weights),
             "tier_rewards": cache["tiers"],
-            "references": [{"id": r.id, "tier": r.tier.value, "subject": r.subject, "sketch": r.sketch}
-                           for r in pool.references],  # fmt: skip
+            "references": [
+                {"id": r.id, "tier": r.tier.value, "subject": r.subject, "sketch": r.sketch} for r in pool.references
+            ],
         }

@@ -187,8 +187,9 @@ def _compose(terms: tuple[type[Term], ...]) -> type[ServerSettings]:
     for term in terms:
         fields[f"weight_{term.name}"] = (float, Field(term.default_weight, ge=0, le=1))
         for field, info in term.Options.model_fields.items():
-            plain = FieldInfo.merge_field_infos(info, alias=None, validation_alias=None, serialization_alias=None,
-                                                alias_priority=None)  # fmt: skip
+            plain = FieldInfo.merge_field_infos(
+                info, alias=None, validation_alias=None, serialization_alias=None, alias_priority=None
+            )
             fields[setting_name(term, field)] = (info.annotation, plain)
     clash = sorted(set(fields) & set(ServerSettings.model_fields))
     if clash:
@@ -227,8 +228,7 @@ def load_settings(**overrides: object) -> ServerSettings:
         return cls(**overrides)  # type: ignore[arg-type]
     except ValidationError as err:
         reasons = [
-            (f"WATERCOLOUR_{str(e['loc'][0]).upper()}: " if e["loc"] else "")
-            + e["msg"].removeprefix("Value error, ")
+            (f"WATERCOLOUR_{str(e['loc'][0]).upper()}: " if e["loc"] else "") + e["msg"].removeprefix("Value error, ")
             for e in err.errors()
         ]  # one line, so a refusal reads as every other: "error: invalid WATERCOLOUR_* setting: ..."
         raise ConfigError("invalid WATERCOLOUR_* setting: " + "; ".join(reasons)) from err

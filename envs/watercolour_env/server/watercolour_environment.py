@@ -40,7 +40,7 @@ from watercolour_env.server.gate import (
     check_render,
     check_source,
     sandbox_detail,
-)  # fmt: skip
+)
 from watercolour_env.server.reward.rubric import Rubric, RubricWeights
 from watercolour_env.server.sandbox import Renderer
 from watercolour_env.server.sandbox.picture import clean_text
@@ -204,9 +204,12 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         self._weights = episode_weights
         seed = random.randrange(2**32) if seed is None else seed
         self._state = WatercolourState(
-            episode_id=episode_id or str(uuid.uuid4()), seed=seed, subject=subject, return_image=bool(return_image),
+            episode_id=episode_id or str(uuid.uuid4()),
+            seed=seed,
+            subject=subject,
+            return_image=bool(return_image),
             references=references,
-        )  # fmt: skip
+        )
         self._reset_done = True
         return self._observation(reward=None, done=False)
 
@@ -242,9 +245,13 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             )
             gate = check_copy(check_render(gate, render, self._paint_floor), self._copy_guard)
         score = self._rubric.score(
-            gate, action.sketch_tokens, seed=self._state.seed, weights=self._weights, deadline_at=deadline_at,
+            gate,
+            action.sketch_tokens,
+            seed=self._state.seed,
+            weights=self._weights,
+            deadline_at=deadline_at,
             references=self._state.references,
-        )  # fmt: skip
+        )
         if gate.infra_failure or score.reward is None:
             status = EpisodeStatus.INFRA_ERROR
         else:
@@ -353,8 +360,9 @@ def _step_detail(gate: GateResult, components: list[RewardComponent]) -> str:
 
 def _unscored_detail(components: list[RewardComponent]) -> str:
     """Which weighted scorers gave no verdict, and why (empty when all did)."""
-    missing = [f"{c.name} ({c.detail})" if c.detail else c.name for c in components
-               if c.status is ScoreStatus.UNAVAILABLE]  # fmt: skip
+    missing = [
+        f"{c.name} ({c.detail})" if c.detail else c.name for c in components if c.status is ScoreStatus.UNAVAILABLE
+    ]
     return f"unscored, no verdict from: {'; '.join(missing)}" if missing else ""
 
 

@@ -14,8 +14,9 @@ def test_a_family_fails_when_its_best_reward_beats_the_okay_median():
     outcomes = [("scored", 0.30, []), ("scored", 0.61, []), ("rejected", 0.0, ["copied_reference"])]
     rows = judge(plan, outcomes, okay=0.60)
     assert [(r.family, r.sent, r.gated, r.best, r.verdict) for r in rows] == [
-        ("stripes", 2, 0, 0.61, "FAIL"), ("grid", 1, 1, 0.0, "pass"),
-    ]  # fmt: skip
+        ("stripes", 2, 0, 0.61, "FAIL"),
+        ("grid", 1, 1, 0.0, "pass"),
+    ]
 
 
 def test_padding_fails_on_a_lift_and_a_refused_swap_passes():
@@ -27,8 +28,13 @@ def test_padding_fails_on_a_lift_and_a_refused_swap_passes():
     assert (rows["comment padding"].verdict, rows["comment padding"].note) == ("FAIL", "lift +0.015")
     assert (rows["subject swap"].verdict, rows["subject swap"].note) == ("pass", "refused at reset")
     assert (rows["honest (control)"].verdict, rows["honest (control)"].note) == ("control", "median 0.750")
-    report = {"source": "p", "counts": {}, "subjects": ["a hibiscus"], "copy_guard": True,
-              "tier_rewards": {"love": {"median": 0.9}, "okay": {"median": 0.6}, "nope": {"median": 0.1}}}  # fmt: skip
+    report = {
+        "source": "p",
+        "counts": {},
+        "subjects": ["a hibiscus"],
+        "copy_guard": True,
+        "tier_rewards": {"love": {"median": 0.9}, "okay": {"median": 0.6}, "nope": {"median": 0.1}},
+    }
     assert table(report, list(rows.values())).splitlines()[-1] == "FAIL: comment padding"
     assert Row("x").verdict == "pass"
 
@@ -38,8 +44,12 @@ def test_padding_fails_on_a_lift_and_a_refused_swap_passes():
 @pytest.mark.slow
 def test_the_default_deployment_passes_its_audit(server_url, tmp_path):
     out = tmp_path / "audit.json"
-    done = subprocess.run([WATERCOLOUR, "audit", "--env-url", server_url, "--per-family", "2", "--json", str(out)],
-                          capture_output=True, text=True, timeout=900)  # fmt: skip
+    done = subprocess.run(
+        [WATERCOLOUR, "audit", "--env-url", server_url, "--per-family", "2", "--json", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[-1] == "pass: no probe family beats the okay median"
     report = json.loads(out.read_text())
@@ -62,8 +72,12 @@ def test_a_deployment_that_pays_copies_fails_its_audit(monkeypatch):
     app = build_app(load_settings(render_workers=2, render_deadline_s=10))
     try:
         with serving(app) as url:
-            done = subprocess.run([WATERCOLOUR, "audit", "--env-url", url, "--only", "copies"],
-                                  capture_output=True, text=True, timeout=600)  # fmt: skip
+            done = subprocess.run(
+                [WATERCOLOUR, "audit", "--env-url", url, "--only", "copies"],
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
     finally:
         app.state.renderer.close()
     assert done.returncode == 1, done.stdout + done.stderr

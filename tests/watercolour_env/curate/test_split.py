@@ -24,8 +24,14 @@ def test_a_painting_kind_is_its_id_without_the_number():
 
 def test_each_tier_and_kind_is_dealt_evenly_and_nothing_is_lost_or_shared():
     # love: 4 blooms, 3 pairs; okay: 2 simple; nope: 3 weak, 2 formless grids, 1 formless wash
-    counts = {("bloom", Tier.LOVE): 4, ("pair", Tier.LOVE): 3, ("simple", Tier.OKAY): 2, ("weak", Tier.NOPE): 3,
-              ("formless-grid", Tier.NOPE): 2, ("formless-wash", Tier.NOPE): 1}  # fmt: skip
+    counts = {
+        ("bloom", Tier.LOVE): 4,
+        ("pair", Tier.LOVE): 3,
+        ("simple", Tier.OKAY): 2,
+        ("weak", Tier.NOPE): 3,
+        ("formless-grid", Tier.NOPE): 2,
+        ("formless-wash", Tier.NOPE): 1,
+    }
     pool = Pool([reference(f"{kind}-{i}", tier) for (kind, tier), n in counts.items() for i in range(n)])
     proxy, gold = split_pool(pool, seed=0)
     ids = [r.id for r in pool.references]
@@ -42,8 +48,12 @@ def test_each_tier_and_kind_is_dealt_evenly_and_nothing_is_lost_or_shared():
 
 @pytest.mark.cli
 def test_the_command_writes_two_pools_that_load(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "watercolour_trainer.cli", "pool", "split", str(tmp_path / "s")],
-                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "watercolour_trainer.cli", "pool", "split", str(tmp_path / "s")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     proxy, gold = Pool.load(str(tmp_path / "s" / "proxy")), Pool.load(str(tmp_path / "s" / "gold"))
     # the starter pool's 93 paintings (19 love, 27 okay, 47 nope): each tier halved, the odd ones

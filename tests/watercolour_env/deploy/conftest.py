@@ -13,8 +13,9 @@ SECRET = "hf_secret_value_never_shown_0123"
 
 def deploy(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if not k.endswith("TOKEN")}
-    return subprocess.run([WATERCOLOUR, "deploy", *args], capture_output=True, text=True, timeout=120,
-                          env={**clean, **(env or {})})  # fmt: skip
+    return subprocess.run(
+        [WATERCOLOUR, "deploy", *args], capture_output=True, text=True, timeout=120, env={**clean, **(env or {})}
+    )
 
 
 def stderr_of(result: subprocess.CompletedProcess) -> list[str]:

@@ -50,8 +50,12 @@ def hub():
     async def hardware(owner: str, name: str, request: Request):
         body = await request.json()
         seen.append(("hardware", f"{owner}/{name}", body))
-        return {"stage": "BUILDING", "hardware": {"current": None, "requested": body["flavor"]},
-                "sleepTime": body.get("sleepTimeSeconds"), "storage": None}  # fmt: skip
+        return {
+            "stage": "BUILDING",
+            "hardware": {"current": None, "requested": body["flavor"]},
+            "sleepTime": body.get("sleepTimeSeconds"),
+            "storage": None,
+        }
 
     @app.post("/api/validate-yaml")
     async def validate_yaml(request: Request):
@@ -72,8 +76,11 @@ def hub():
         lines = [json.loads(line) for line in (await request.body()).decode().splitlines() if line.strip()]
         files = {x["value"]["path"]: base64.b64decode(x["value"]["content"]) for x in lines if x["key"] == "file"}
         seen.append(("commit", f"{owner}/{name}", files))
-        return {"commitUrl": f"https://huggingface.co/spaces/{owner}/{name}/commit/{'0' * 40}",
-                "commitOid": "0" * 40, "success": True}  # fmt: skip
+        return {
+            "commitUrl": f"https://huggingface.co/spaces/{owner}/{name}/commit/{'0' * 40}",
+            "commitOid": "0" * 40,
+            "success": True,
+        }
 
     with serving(app) as url:
         yield url, seen
@@ -82,13 +89,23 @@ def hub():
 @pytest.mark.cli
 def test_a_real_deploy_makes_the_calls_of_its_dry_run_on_the_hub(hub, tmp_path):
     url, seen = hub
-    env = {"HF_ENDPOINT": url, "HF_TOKEN": "hf_writer_token", "HF_HUB_OFFLINE": "0", "HF_HOME": str(tmp_path),
-           "HPSV3_API_TOKEN": SECRET}  # fmt: skip
+    env = {
+        "HF_ENDPOINT": url,
+        "HF_TOKEN": "hf_writer_token",
+        "HF_HUB_OFFLINE": "0",
+        "HF_HOME": str(tmp_path),
+        "HPSV3_API_TOKEN": SECRET,
+    }
     result = deploy("hpsv3", "--space", "me/hps", env=env)
     assert result.returncode == 0, result.stderr
     kinds = [(kind, repo) for kind, repo, _ in seen]
-    assert kinds == [("create", "hps"), ("secret", "me/hps"), ("hardware", "me/hps"), ("card", "space"),
-                     ("commit", "me/hps")]  # fmt: skip
+    assert kinds == [
+        ("create", "hps"),
+        ("secret", "me/hps"),
+        ("hardware", "me/hps"),
+        ("card", "space"),
+        ("commit", "me/hps"),
+    ]
     assert seen[3][2]["sdk"] == "docker" and seen[3][2]["app_port"] == 7860
     assert seen[0][2]["type"] == "space" and seen[0][2]["sdk"] == "docker"
     assert seen[1][2] == {"key": "HPSV3_API_TOKEN", "value": SECRET}  # the real value reaches the Hub ...
@@ -104,8 +121,13 @@ def test_a_hub_that_does_not_answer_is_one_line_saying_how_far_it_got(tmp_path):
     with socket.socket() as s:  # a port nothing listens on
         s.bind(("127.0.0.1", 0))
         free_port = s.getsockname()[1]
-    env = {"HF_ENDPOINT": f"http://127.0.0.1:{free_port}", "HF_TOKEN": "hf_writer_token", "HF_HUB_OFFLINE": "0",
-           "HF_HOME": str(tmp_path), "HPSV3_API_TOKEN": SECRET}  # fmt: skip
+    env = {
+        "HF_ENDPOINT": f"http://127.0.0.1:{free_port}",
+        "HF_TOKEN": "hf_writer_token",
+        "HF_HUB_OFFLINE": "0",
+        "HF_HOME": str(tmp_path),
+        "HPSV3_API_TOKEN": SECRET,
+    }
     result = deploy("hpsv3", "--space", "me/hps", env=env)
     assert result.returncode == 2, result.stderr
     assert "the Hub did not answer create_repo for me/hps" in result.stderr

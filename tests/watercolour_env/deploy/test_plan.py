@@ -13,11 +13,28 @@ from tests.watercolour_env.deploy.conftest import SECRET, deploy, files_in, stde
 
 @pytest.mark.cli
 def test_a_dry_run_of_env_with_replicas_writes_the_folder_and_every_call(tmp_path):
-    result = deploy("env", "--space", "me/wenv", "--pool", "me/mypool@v2", "--preset", "judge-led", "--replicas", "2",
-                    "--set", "WATERCOLOUR_HPSV3_URL=https://me-hps.hf.space", "--dry-run", str(tmp_path),
-                    env={"WATERCOLOUR_API_TOKEN": SECRET, "SPACE_HF_TOKEN": SECRET + "2",
-                         "WATERCOLOUR_HPSV3_TOKEN": SECRET + "3", "WATERCOLOUR_JUDGE_TOKEN": SECRET + "4",
-                         "HF_TOKEN": "hf_deployers_write_token"})  # fmt: skip
+    result = deploy(
+        "env",
+        "--space",
+        "me/wenv",
+        "--pool",
+        "me/mypool@v2",
+        "--preset",
+        "judge-led",
+        "--replicas",
+        "2",
+        "--set",
+        "WATERCOLOUR_HPSV3_URL=https://me-hps.hf.space",
+        "--dry-run",
+        str(tmp_path),
+        env={
+            "WATERCOLOUR_API_TOKEN": SECRET,
+            "SPACE_HF_TOKEN": SECRET + "2",
+            "WATERCOLOUR_HPSV3_TOKEN": SECRET + "3",
+            "WATERCOLOUR_JUDGE_TOKEN": SECRET + "4",
+            "HF_TOKEN": "hf_deployers_write_token",
+        },
+    )
     assert stderr_of(result) == []  # nothing to warn about
     assert result.returncode == 0, result.stderr
     calls = json.loads((tmp_path / "calls.json").read_text())
@@ -26,17 +43,37 @@ def test_a_dry_run_of_env_with_replicas_writes_the_folder_and_every_call(tmp_pat
     for name in ("me/wenv-1", "me/wenv-2"):
         var = "add_space_variable"
         expected += [
-            {"call": "create_repo", "args": {"repo_id": name, "repo_type": "space", "space_sdk": "docker",
-                                             "private": False, "exist_ok": True}},
-            {"call": var, "args": {"repo_id": name, "key": "WATERCOLOUR_HPSV3_URL", "value": "https://me-hps.hf.space"}},
+            {
+                "call": "create_repo",
+                "args": {
+                    "repo_id": name,
+                    "repo_type": "space",
+                    "space_sdk": "docker",
+                    "private": False,
+                    "exist_ok": True,
+                },
+            },
+            {
+                "call": var,
+                "args": {"repo_id": name, "key": "WATERCOLOUR_HPSV3_URL", "value": "https://me-hps.hf.space"},
+            },
             {"call": var, "args": {"repo_id": name, "key": "WATERCOLOUR_POOL", "value": "me/mypool@v2"}},
             {"call": var, "args": {"repo_id": name, "key": "WATERCOLOUR_PRESET", "value": "judge-led"}},
-            *({"call": "add_space_secret", "args": {"repo_id": name, "key": key, "value": "***"}}
-              for key in ("WATERCOLOUR_API_TOKEN", "WATERCOLOUR_HPSV3_TOKEN", "WATERCOLOUR_JUDGE_TOKEN", "HF_TOKEN")),
+            *(
+                {"call": "add_space_secret", "args": {"repo_id": name, "key": key, "value": "***"}}
+                for key in ("WATERCOLOUR_API_TOKEN", "WATERCOLOUR_HPSV3_TOKEN", "WATERCOLOUR_JUDGE_TOKEN", "HF_TOKEN")
+            ),
             {"call": "request_space_hardware", "args": {"repo_id": name, "hardware": "cpu-upgrade"}},
-            {"call": "upload_folder", "args": {"repo_id": name, "repo_type": "space", "folder_path": space,
-                                               "commit_message": "Deploy with `watercolour deploy`"}},
-        ]  # fmt: skip
+            {
+                "call": "upload_folder",
+                "args": {
+                    "repo_id": name,
+                    "repo_type": "space",
+                    "folder_path": space,
+                    "commit_message": "Deploy with `watercolour deploy`",
+                },
+            },
+        ]
     assert calls == expected
     # every call is printed, and no secret appears anywhere
     assert result.stdout.count("upload_folder(") == 2 and result.stdout.count("add_space_secret(") == 8
@@ -51,10 +88,19 @@ def test_a_dry_run_of_env_with_replicas_writes_the_folder_and_every_call(tmp_pat
     hacks = {"validation/canaries/" + Path(p).name for p in tracked("tests/fixtures/sketches/hacks")}
     validation = {p.removeprefix("spaces/env/") for p in tracked("spaces/env/validation")}
     assert files_in(folder) == (
-        tracked("envs", "trainer") | hacks | validation
-        | {"Dockerfile", "README.md", "pyproject.toml", "openenv.yaml", "docker/env-requirements.txt",
-           "__init__.py", "client.py"}
-    )  # fmt: skip
+        tracked("envs", "trainer")
+        | hacks
+        | validation
+        | {
+            "Dockerfile",
+            "README.md",
+            "pyproject.toml",
+            "openenv.yaml",
+            "docker/env-requirements.txt",
+            "__init__.py",
+            "client.py",
+        }
+    )
     assert (folder / "Dockerfile").read_bytes() == (REPO / "docker/env.Dockerfile").read_bytes()
     assert (folder / "README.md").read_bytes() == (REPO / "spaces/env/README.md").read_bytes()
     assert not any("node_modules" in p or "__pycache__" in p for p in files_in(folder))
@@ -62,27 +108,59 @@ def test_a_dry_run_of_env_with_replicas_writes_the_folder_and_every_call(tmp_pat
 
 @pytest.mark.cli
 def test_a_duplicate_uploads_nothing_and_points_the_copy_at_its_own_pool(tmp_path):
-    result = deploy("env", "--duplicate-from", "artist/watercolour-env", "--space", "me/my-env", "--pool", "me/mine",
-                    "--dry-run", str(tmp_path))  # fmt: skip
+    result = deploy(
+        "env",
+        "--duplicate-from",
+        "artist/watercolour-env",
+        "--space",
+        "me/my-env",
+        "--pool",
+        "me/mine",
+        "--dry-run",
+        str(tmp_path),
+    )
     assert result.returncode == 0, result.stderr
     calls = json.loads((tmp_path / "calls.json").read_text())
     assert calls == [
-        {"call": "duplicate_repo", "args": {"from_id": "artist/watercolour-env", "to_id": "me/my-env",
-                                            "repo_type": "space", "private": False, "exist_ok": True}},
+        {
+            "call": "duplicate_repo",
+            "args": {
+                "from_id": "artist/watercolour-env",
+                "to_id": "me/my-env",
+                "repo_type": "space",
+                "private": False,
+                "exist_ok": True,
+            },
+        },
         {"call": "add_space_variable", "args": {"repo_id": "me/my-env", "key": "WATERCOLOUR_POOL", "value": "me/mine"}},
         {"call": "request_space_hardware", "args": {"repo_id": "me/my-env", "hardware": "cpu-upgrade"}},
-    ]  # fmt: skip
+    ]
     assert not (tmp_path / "space").exists()
 
 
 @pytest.mark.cli
 def test_a_dry_run_of_hpsv3_sets_a_gpu_a_sleep_time_and_its_token_as_a_secret(tmp_path):
-    result = deploy("hpsv3", "--space", "me/hps", "--hardware", "a100-large", "--set", "HPSV3_MAX_BATCH=8",
-                    "--dry-run", str(tmp_path), env={"HPSV3_API_TOKEN": SECRET})  # fmt: skip
+    result = deploy(
+        "hpsv3",
+        "--space",
+        "me/hps",
+        "--hardware",
+        "a100-large",
+        "--set",
+        "HPSV3_MAX_BATCH=8",
+        "--dry-run",
+        str(tmp_path),
+        env={"HPSV3_API_TOKEN": SECRET},
+    )
     assert result.returncode == 0, result.stderr
     calls = json.loads((tmp_path / "calls.json").read_text())
-    assert [c["call"] for c in calls] == ["create_repo", "add_space_variable", "add_space_secret",
-                                          "request_space_hardware", "upload_folder"]  # fmt: skip
+    assert [c["call"] for c in calls] == [
+        "create_repo",
+        "add_space_variable",
+        "add_space_secret",
+        "request_space_hardware",
+        "upload_folder",
+    ]
     assert calls[2]["args"] == {"repo_id": "me/hps", "key": "HPSV3_API_TOKEN", "value": "***"}
     assert calls[3]["args"] == {"repo_id": "me/hps", "hardware": "a100-large", "sleep_time": 3600}
     folder = tmp_path / "space"
@@ -102,12 +180,17 @@ def test_a_dry_run_of_hpsv3_sets_a_gpu_a_sleep_time_and_its_token_as_a_secret(tm
         (["env", "--space", "me/x", "--hardware", "cpu-huge"], "is not a Space hardware"),
         (["hpsv3", "--space", "me/x", "--hardware", "cpu-upgrade"], "needs a GPU"),
         # what the Space's server would refuse at start-up, refused before anything is sent
-        (["env", "--space", "me/x", "--preset", "hps-only"], "would refuse to start: invalid WATERCOLOUR_* setting: "
-         "WATERCOLOUR_PRESET=hps-only weighs HPSv3 at 0.9: set WATERCOLOUR_HPSV3_URL"),
+        (
+            ["env", "--space", "me/x", "--preset", "hps-only"],
+            "would refuse to start: invalid WATERCOLOUR_* setting: "
+            "WATERCOLOUR_PRESET=hps-only weighs HPSv3 at 0.9: set WATERCOLOUR_HPSV3_URL",
+        ),
         (["env", "--space", "me/x", "--set", "WATERCOLOUR_PRESTE=embedded"], "did you mean WATERCOLOUR_PRESET?"),
         (["env", "--space", "me/x", "--set", "WATERCOLOUR_RENDER_WORKERS=0"], "WATERCOLOUR_RENDER_WORKERS"),
-        (["env", "--duplicate-from", "a/b", "--space", "me/x", "--set", "WATERCOLOUR_PRESTE=embedded"],
-         "did you mean WATERCOLOUR_PRESET?"),
+        (
+            ["env", "--duplicate-from", "a/b", "--space", "me/x", "--set", "WATERCOLOUR_PRESTE=embedded"],
+            "did you mean WATERCOLOUR_PRESET?",
+        ),
         (["hpsv3", "--space", "me/x", "--set", "HPSV3_MAX_BATCHES=4"], "did you mean HPSV3_MAX_BATCH?"),
         # found by a red-team pass: ids the Hub would refuse with a traceback, costs, --set gaps
         (["env", "--space", "me/x\n"], "is not USER/NAME"),
@@ -144,9 +227,7 @@ def test_an_open_space_and_an_unpinned_pool_are_warned_about_on_stderr(tmp_path)
         "warning: --pool me/pool has no @REVISION: the reward follows every push to it; pin one",
     ]
     result = deploy("hpsv3", "--space", "me/h", "--dry-run", str(tmp_path / "b"))
-    assert stderr_of(result) == [
-        "warning: no HPSV3_API_TOKEN exported: anyone who reaches the Space can use its GPU"
-    ]
+    assert stderr_of(result) == ["warning: no HPSV3_API_TOKEN exported: anyone who reaches the Space can use its GPU"]
 
 
 @pytest.mark.cli
@@ -179,6 +260,7 @@ def test_a_space_that_weighs_hpsv3_without_its_token_is_warned_about_not_refused
     assert stderr_of(open_scorer) == [
         "warning: no WATERCOLOUR_HPSV3_TOKEN exported: the Space reaches the HPSv3 scorer only if that scorer is open"
     ]
-    keyed = deploy(*args, "--dry-run", str(tmp_path / "b"),
-                   env={"WATERCOLOUR_API_TOKEN": "t0k", "WATERCOLOUR_HPSV3_TOKEN": "k3y"})  # fmt: skip
+    keyed = deploy(
+        *args, "--dry-run", str(tmp_path / "b"), env={"WATERCOLOUR_API_TOKEN": "t0k", "WATERCOLOUR_HPSV3_TOKEN": "k3y"}
+    )
     assert keyed.returncode == 0 and stderr_of(keyed) == []

@@ -148,8 +148,9 @@ def test_the_pool_render_command_exits_1_naming_the_sketches_left_out(tmp_path):
     (tmp_path / "sketches").mkdir()
     for name in ("trivial", "paints_nothing"):
         shutil.copy(EXAMPLES / f"{name}.js", tmp_path / "sketches" / f"{name}.js")
-    done = subprocess.run([WATERCOLOUR, "pool", "render", str(tmp_path), "--workers", "1"], capture_output=True,
-                          text=True, timeout=180)  # fmt: skip
+    done = subprocess.run(
+        [WATERCOLOUR, "pool", "render", str(tmp_path), "--workers", "1"], capture_output=True, text=True, timeout=180
+    )
     assert done.returncode == 1, done.stderr
     assert "paints_nothing: blank canvas" in done.stdout
     last = done.stderr.strip().splitlines()[-1]  # after tqdm's progress

@@ -14,9 +14,15 @@ def test_subject_words_drop_articles_case_punctuation_and_plurals():
 
 @pytest.mark.parametrize(
     ("asked", "covered"),
-    [("a peach hibiscus", True), ("hibiscus", True), ("three hibiscuses in a vase", True),
-     ("a blue whale", False), ("a rose", False), ("hibiscu", False)],
-)  # fmt: skip
+    [
+        ("a peach hibiscus", True),
+        ("hibiscus", True),
+        ("three hibiscuses in a vase", True),
+        ("a blue whale", False),
+        ("a rose", False),
+        ("hibiscu", False),
+    ],
+)
 def test_a_subject_is_covered_when_it_holds_every_word_of_one_pool_subject(asked, covered):
     assert SubjectCoverage(["a hibiscus", "a lemon tree"]).covers(asked) is covered
 

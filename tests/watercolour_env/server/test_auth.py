@@ -106,8 +106,15 @@ def test_the_token_never_reaches_a_log_an_error_or_an_observation(token_server, 
 def test_uvicorns_access_log_keeps_no_query_string(token_server):
     # the tests' server logs no access lines, so the filter is checked on uvicorn's own record shape
     access = logging.getLogger("uvicorn.access")
-    record = access.makeRecord("uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d',
-                               ("127.0.0.1:5", "POST", f"/reset?token={TOKEN}", "1.1", 401), None)  # fmt: skip
+    record = access.makeRecord(
+        "uvicorn.access",
+        logging.INFO,
+        __file__,
+        1,
+        '%s - "%s %s HTTP/%s" %d',
+        ("127.0.0.1:5", "POST", f"/reset?token={TOKEN}", "1.1", 401),
+        None,
+    )
     assert all(f.filter(record) for f in access.filters)
     assert TOKEN not in record.getMessage() and "/reset?[query redacted]" in record.getMessage()
 

@@ -41,8 +41,9 @@ def live_sessions(url: str) -> int:
 @pytest.mark.parametrize("when", ["step", "idle"], ids=["mid-step", "between-reset-and-step"])
 def test_a_killed_client_frees_its_session(server_url, when):
     before = live_sessions(server_url)
-    client = subprocess.Popen([sys.executable, "-c", CLIENT, server_url, str(EXAMPLES / "rich.js"), when],
-                              stdout=subprocess.PIPE, text=True)  # fmt: skip
+    client = subprocess.Popen(
+        [sys.executable, "-c", CLIENT, server_url, str(EXAMPLES / "rich.js"), when], stdout=subprocess.PIPE, text=True
+    )
     assert client.stdout.readline().strip() == "reset"
     assert live_sessions(server_url) == before + 1
     time.sleep(0.3)  # the step is on the wire and rendering
@@ -124,8 +125,14 @@ def test_a_scorer_slow_then_down_then_back_costs_only_its_own_episodes():
 
     mode = {"now": "ok"}
     with serving(hpsv3_stand_in(mode)) as scorer:
-        settings = load_settings(preset="hps-only", hpsv3_url=scorer, hpsv3_retries=0, render_workers=1,
-                                 render_deadline_s=5, episode_deadline_s=6)  # fmt: skip
+        settings = load_settings(
+            preset="hps-only",
+            hpsv3_url=scorer,
+            hpsv3_retries=0,
+            render_workers=1,
+            render_deadline_s=5,
+            episode_deadline_s=6,
+        )
         app = build_app(settings)
         try:
             with serving(app) as url, WatercolourEnv(base_url=url, message_timeout_s=60).sync() as env:
@@ -202,8 +209,9 @@ def test_a_server_restarted_between_batches_costs_only_the_batch_it_missed(tmp_p
     env = {**os.environ, "WATERCOLOUR_RENDER_WORKERS": "1"}
 
     def start() -> subprocess.Popen:
-        server = subprocess.Popen([WATERCOLOUR, "serve", "--port", str(port)], env=env,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        server = subprocess.Popen(
+            [WATERCOLOUR, "serve", "--port", str(port)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         wait_healthy(url, server)
         return server
 

@@ -90,9 +90,15 @@ def test_a_reset_option_out_of_range_is_named_and_the_session_lives(server_url, 
 
 def test_the_edges_of_the_ranges_are_accepted(server_url):
     with connect(server_url.replace("http", "ws") + "/ws", max_size=None) as ws:
-        edges = ({"seed": 0}, {"seed": 2**32 - 1}, {"subject": "a hibiscus " + "x" * 189},
-                 {"seed": None, "subject": None}, {"references": 1}, {"references": 32},
-                 {"references": None})  # fmt: skip
+        edges = (
+            {"seed": 0},
+            {"seed": 2**32 - 1},
+            {"subject": "a hibiscus " + "x" * 189},
+            {"seed": None, "subject": None},
+            {"references": 1},
+            {"references": 32},
+            {"references": None},
+        )
         for data in edges:
             assert ask(ws, {"type": "reset", "data": data})["data"]["observation"]["status"] == "ready", data
         assert ask(ws, {"type": "reset", "data": {"seed": 2**32 - 1}})["data"]["observation"]["seed"] == 2**32 - 1
@@ -136,8 +142,9 @@ def test_http_bodies_are_bounded_and_bad_http_requests_are_4xx_not_500(server_ur
     import httpx
 
     with httpx.Client(base_url=server_url, timeout=60) as http:
-        big = http.post("/reset", content=b'{"episode_id": "' + b"a" * 700_000 + b'"}',
-                        headers={"content-type": "application/json"})  # fmt: skip
+        big = http.post(
+            "/reset", content=b'{"episode_id": "' + b"a" * 700_000 + b'"}', headers={"content-type": "application/json"}
+        )
         assert big.status_code == 413 and "589824" in big.json()["detail"] and len(big.content) < 200
         step = http.post("/step", json={"action": {"reply": "x"}})  # HTTP step: a fresh env each time
         assert step.status_code == 400 and "call reset before step" in step.json()["detail"]

@@ -15,10 +15,17 @@ EXPECTED = json.loads((GATE / "expected.json").read_text())
 # found only in the render, only by the sandbox while the sketch runs, or by the server after it
 # (the copy guard compares with the pool: tests/watercolour_env/server/test_copies.py)
 RENDER_ONLY = {
-    Violation.SKETCH_ERROR, Violation.RENDER_TIMEOUT, Violation.BLANK_CANVAS, Violation.IMAGE_OR_PIXELS,
-    Violation.SHADER_OR_3D, Violation.BRUSH_ARGUMENT, Violation.TAMPERING, Violation.INVALID_FRAME,
-    Violation.UNENCODABLE_OBSERVATION, Violation.COPIED_REFERENCE,
-}  # fmt: skip
+    Violation.SKETCH_ERROR,
+    Violation.RENDER_TIMEOUT,
+    Violation.BLANK_CANVAS,
+    Violation.IMAGE_OR_PIXELS,
+    Violation.SHADER_OR_3D,
+    Violation.BRUSH_ARGUMENT,
+    Violation.TAMPERING,
+    Violation.INVALID_FRAME,
+    Violation.UNENCODABLE_OBSERVATION,
+    Violation.COPIED_REFERENCE,
+}
 SOURCE_VIOLATIONS = set(Violation) - RENDER_ONLY
 
 

@@ -45,8 +45,12 @@ def test_health_names_the_pool_the_versions_and_the_renderer(server_url):
     assert report["pool"]["counts"] == {"love": tiers["love"], "okay": tiers["okay"], "nope": tiers["nope"]}
     assert report["pool"]["source"].endswith("starter") and report["pool"]["revision"].startswith("sha256:")
     assert report["sessions"]["capacity"] == 64
-    assert report["limits"] == {"episode_deadline_s": 120, "render_deadline_s": 10,  # the fixture's
-                                "session_timeout_s": 900, "max_reply_bytes": 262_144}  # fmt: skip
+    assert report["limits"] == {
+        "episode_deadline_s": 120,
+        "render_deadline_s": 10,  # the fixture's
+        "session_timeout_s": 900,
+        "max_reply_bytes": 262_144,
+    }
 
 
 def test_health_counts_a_scorers_calls_after_an_episode(server_url):

@@ -34,7 +34,7 @@ from watercolour_env.server.reward.features import (
     PREFERENCE_FEATURES,
     RANGE_FEATURES,
     image_features,
-)  # fmt: skip
+)
 from watercolour_env.server.reward.term import Painting, Term, Verdict
 
 log = logging.getLogger(__name__)
@@ -154,8 +154,12 @@ class EmbeddedScorer:
         scorer = cls._fit_arrays(features, ranks, l2)
         scorer.holdout_accuracy = accuracy
         measured = "not measured" if accuracy is None else f"{accuracy:.3f}"
-        log.info("embedded scorer on %s: fitted on %d paintings, held-out pairwise accuracy %s",
-                 pool.source or "a pool", len(ranks), measured)  # fmt: skip
+        log.info(
+            "embedded scorer on %s: fitted on %d paintings, held-out pairwise accuracy %s",
+            pool.source or "a pool",
+            len(ranks),
+            measured,
+        )
         return scorer
 
     @classmethod
@@ -230,14 +234,18 @@ class EmbeddedTerm(Term):
             counts = ", ".join(f"{tier} {n}" for tier, n in pool.counts().items())
             log.warning(
                 "embedded scorer: %s is too few paintings to measure its held-out accuracy; its reward at "
-                "weight %.2f may be noise; rate more paintings (the starter pool has 93)", counts, weight,
-            )  # fmt: skip
+                "weight %.2f may be noise; rate more paintings (the starter pool has 93)",
+                counts,
+                weight,
+            )
         if weight > 0 and accuracy is not None and accuracy < WEAK_ACCURACY:
             log.warning(
                 "embedded scorer: held-out pairwise accuracy %.2f on this pool (chance is 0.50; the starter "
                 "pool's is 0.85): its reward at weight %.2f is close to noise; rate more paintings, with "
-                "tiers that differ", accuracy, weight,
-            )  # fmt: skip
+                "tiers that differ",
+                accuracy,
+                weight,
+            )
         return cls(scorer)
 
     def score(self, painting: Painting) -> Verdict:

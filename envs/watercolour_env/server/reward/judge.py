@@ -212,10 +212,12 @@ class PairwiseJudge:
         """One comparison; never raises (failures come back as a status)."""
         images = [png, reference.png] if candidate_first else [reference.png, png]
         content = [
-            *({"type": "image_url", "image_url": {"url": "data:image/png;base64," + base64.b64encode(i).decode()}}
-              for i in images),
+            *(
+                {"type": "image_url", "image_url": {"url": "data:image/png;base64," + base64.b64encode(i).decode()}}
+                for i in images
+            ),
             {"type": "text", "text": PROMPT.format(criteria=self.criteria)},
-        ]  # fmt: skip
+        ]
         for _ in range(1 + self.malformed_retries):
             try:
                 response = self._create(content, deadline_at)
@@ -302,8 +304,9 @@ class PairwiseJudge:
                 self.structured_output = False
                 log.warning(
                     "the judge endpoint refused structured output %d times in a row (%s); using the strict parser",
-                    self._refusals, str(err)[:200],
-                )  # fmt: skip
+                    self._refusals,
+                    str(err)[:200],
+                )
 
 
 class JudgeOptions(BaseModel):
@@ -332,8 +335,13 @@ def judge_from(options: JudgeOptions) -> PairwiseJudge:
 
     token = options.token.get_secret_value() if options.token else "none"
     client = OpenAI(base_url=options.base_url, api_key=token, max_retries=3, timeout=options.timeout_s)
-    return PairwiseJudge(client, options.model, criteria=options.criteria, max_concurrency=options.max_concurrency,
-                         structured_output=options.structured_output)  # fmt: skip
+    return PairwiseJudge(
+        client,
+        options.model,
+        criteria=options.criteria,
+        max_concurrency=options.max_concurrency,
+        structured_output=options.structured_output,
+    )
 
 
 class JudgeTerm(Term):
@@ -353,8 +361,9 @@ class JudgeTerm(Term):
     remote = True
     Options = JudgeOptions
 
-    def __init__(self, judge: PairwiseJudge, pool: Pool, references: int = 4,
-                 mix: dict[Tier, float] | None = None) -> None:  # fmt: skip
+    def __init__(
+        self, judge: PairwiseJudge, pool: Pool, references: int = 4, mix: dict[Tier, float] | None = None
+    ) -> None:
         self.judge = judge
         self.pool = pool
         self.references = references

@@ -186,8 +186,11 @@ class Rubric:
         """
         w = weights or self.weights
         shown = ["gate"] + [n for n in TERMS if w[n] > 0 or (n in self.terms and TERMS[n].always_scored)]
-        absent = [RewardComponent(name=n, status=ScoreStatus.NOT_CONFIGURED) for n in TERMS
-                  if w[n] == 0 and not self.configured(n)]  # fmt: skip
+        absent = [
+            RewardComponent(name=n, status=ScoreStatus.NOT_CONFIGURED)
+            for n in TERMS
+            if w[n] == 0 and not self.configured(n)
+        ]
         if gate.infra_failure:
             components = [RewardComponent(name=n, weight=w[n], status=ScoreStatus.UNAVAILABLE) for n in shown]
             return RubricScore(None, components + absent)
@@ -255,8 +258,13 @@ class TermOutcomes:
     def report(self) -> dict:
         """`answers`: whether the last call gave a verdict (None before the first call)."""
         with self._lock:
-            return {"answers": self.last_ok, "calls": self.calls, "failures": self.failures,
-                    "last_call_at": self.last_at, "last_failure": self.last_failure}  # fmt: skip
+            return {
+                "answers": self.last_ok,
+                "calls": self.calls,
+                "failures": self.failures,
+                "last_call_at": self.last_at,
+                "last_failure": self.last_failure,
+            }
 
 
 def _component(name: str, weight: float, verdict: Verdict) -> RewardComponent:
@@ -282,8 +290,13 @@ def _verdict(term: Term, painting: Painting) -> Verdict:
             first = key not in _reported
             _reported.add(key)
         if first:
-            log.error("the %s term failed (%s); later %s failures of it are logged at debug level",
-                      term.name, type(err).__name__, type(err).__name__, exc_info=err)  # fmt: skip
+            log.error(
+                "the %s term failed (%s); later %s failures of it are logged at debug level",
+                term.name,
+                type(err).__name__,
+                type(err).__name__,
+                exc_info=err,
+            )
         else:
             log.debug("the %s term failed again: %s: %s", term.name, type(err).__name__, err)
         return Verdict(None, f"{type(err).__name__}: {err}"[:300])

@@ -102,8 +102,11 @@ async def gpu_stalled(browser) -> bool:  # noqa: ANN001
             return False
         log.warning("renderer: the GPU probe answered %r; relaunching the browser", answer)
     except Exception as err:  # noqa: BLE001 (a probe that does not answer is the finding)
-        log.warning("renderer: the GPU process did not answer in %g s (%s); relaunching the browser",
-                    GPU_PROBE_S, type(err).__name__)  # fmt: skip
+        log.warning(
+            "renderer: the GPU process did not answer in %g s (%s); relaunching the browser",
+            GPU_PROBE_S,
+            type(err).__name__,
+        )
     return True
 
 

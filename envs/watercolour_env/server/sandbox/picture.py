@@ -200,6 +200,12 @@ def read_report(payload: dict, enforce: bool) -> tuple[RenderStatus, dict]:
     finished = payload.get("reason") == "drawn" and not errors and not detail
     if not detail and not finished:
         detail = "the sketch navigated away" if payload.get("reason") == "navigated" else "the sketch threw"
-    fields = {"png": png, "paint_fraction": paint_fraction(png) if png else 0.0, "finished": finished,
-              "js_errors": errors, "detail": detail, "violations": violations}  # fmt: skip
+    fields = {
+        "png": png,
+        "paint_fraction": paint_fraction(png) if png else 0.0,
+        "finished": finished,
+        "js_errors": errors,
+        "detail": detail,
+        "violations": violations,
+    }
     return (RenderStatus.OK if finished else RenderStatus.SKETCH_ERROR), fields

@@ -94,23 +94,19 @@ class Renderer(PageRecovery):
 
     @classmethod
     def from_settings(cls, settings: object, **overrides: object) -> Renderer:
-        """A renderer as the server's settings describe it, not yet started.
+        """A renderer, not yet started, as the server's `Settings` describe it.
 
-        Args:
-            settings: the server's `Settings` (its `render_workers`, `render_deadline_s`,
-                `render_max_queue`, `chromium_path` and `render_network_namespace`, read by name:
-                the sandbox imports nothing from the server above it).
-            **overrides: any of `__init__`'s arguments, in place of the settings' value (e.g.
-                `workers=1` to render one sketch).
+        The settings are read by name (the sandbox imports nothing above it); `overrides` replace
+        any `__init__` argument (e.g. `workers=1`).
         """
-        arguments = {
-            "workers": settings.render_workers,
-            "deadline_s": settings.render_deadline_s,
-            "max_queue": settings.render_max_queue,
-            "chromium_path": settings.chromium_path,
-            "network_namespace": settings.render_network_namespace,
+        names = {
+            "workers": "render_workers",
+            "deadline_s": "render_deadline_s",
+            "max_queue": "render_max_queue",
+            "chromium_path": "chromium_path",
+            "network_namespace": "render_network_namespace",
         }
-        return cls(**(arguments | overrides))
+        return cls(**({arg: getattr(settings, name) for arg, name in names.items()} | overrides))
 
     def __enter__(self) -> Renderer:
         self.start()
@@ -225,10 +221,19 @@ class Renderer(PageRecovery):
         running = min(getattr(self, "_in_flight", 0), self.workers)
         free = len(self._pages) if hasattr(self, "_pages") else 0
         replacing = len(getattr(self, "_replacing", ()))
-        return {"workers": self.workers, "busy": running, "free": free, "replacing": replacing,
-                "queued": max(0, self._waiting - running),
-                "max_queue": self.max_queue, "renderer": self.renderer_string, "chromium": self.browser_version,
-                "started": self._started, "closed": self._closed, "network": self.network_isolation}  # fmt: skip
+        return {
+            "workers": self.workers,
+            "busy": running,
+            "free": free,
+            "replacing": replacing,
+            "queued": max(0, self._waiting - running),
+            "max_queue": self.max_queue,
+            "renderer": self.renderer_string,
+            "chromium": self.browser_version,
+            "started": self._started,
+            "closed": self._closed,
+            "network": self.network_isolation,
+        }
 
     def _call(self, coro, timeout_s: float | None):  # noqa: ANN001, ANN202
         future: Future = asyncio.run_coroutine_threadsafe(coro, self._loop)

@@ -82,8 +82,13 @@ def test_a_square_has_ordered_edges_and_a_disc_has_none():
     assert feature(square, "edge_order") > 0.9
     assert feature(disc, "edge_order") < 0.1
     # one part each; 9 separate squares: 1 - 1/9
-    grid = png_drawn(lambda d: [d.rectangle((100 + 150 * i, 100 + 150 * j, 180 + 150 * i, 180 + 150 * j),
-                                            fill=(120, 160, 200)) for i in range(3) for j in range(3)])  # fmt: skip
+    grid = png_drawn(
+        lambda d: [
+            d.rectangle((100 + 150 * i, 100 + 150 * j, 180 + 150 * i, 180 + 150 * j), fill=(120, 160, 200))
+            for i in range(3)
+            for j in range(3)
+        ]
+    )
     assert feature(square, "parts") == 0.0 and feature(grid, "parts") == pytest.approx(1 - 1 / 9)
     assert feature(grid, "largest_part") == pytest.approx(1 / 9, abs=0.01)
 
@@ -97,15 +102,30 @@ def test_teeth_tells_rays_from_petals():
     def star(d):  # noqa: ANN001  24 wedges of half-angle 4 degrees, 15 degrees apart: paper between
         for k in range(24):
             a = math.radians(15 * k)
-            polygon(d, [(300, 300), *((300 + 200 * math.cos(a + s), 300 + 200 * math.sin(a + s))
-                                      for s in (-math.radians(4), math.radians(4)))])  # fmt: skip
+            polygon(
+                d,
+                [
+                    (300, 300),
+                    *(
+                        (300 + 200 * math.cos(a + s), 300 + 200 * math.sin(a + s))
+                        for s in (-math.radians(4), math.radians(4))
+                    ),
+                ],
+            )
 
     def bloom(d):  # noqa: ANN001  5 oval petals (100 x 50 px half-axes) round the centre, paper between their tips
         for k in range(5):
             a = math.radians(72 * k)
-            polygon(d, [(300 + (110 + 100 * math.cos(t)) * math.cos(a) - 50 * math.sin(t) * math.sin(a),
-                         300 + (110 + 100 * math.cos(t)) * math.sin(a) + 50 * math.sin(t) * math.cos(a))
-                        for t in np.linspace(0, 2 * math.pi, 48, endpoint=False)])  # fmt: skip
+            polygon(
+                d,
+                [
+                    (
+                        300 + (110 + 100 * math.cos(t)) * math.cos(a) - 50 * math.sin(t) * math.sin(a),
+                        300 + (110 + 100 * math.cos(t)) * math.sin(a) + 50 * math.sin(t) * math.cos(a),
+                    )
+                    for t in np.linspace(0, 2 * math.pi, 48, endpoint=False)
+                ],
+            )
 
     # the star's profile in the ring is a square wave of 24 periods: all its energy from the 24th
     # harmonic up, none in the 3rd-8th, so h / (h + l) is near 1; the bloom's is 5-fold: even a
@@ -164,8 +184,9 @@ def test_a_weighted_scorer_near_chance_is_a_warning_without_verbose_logging(capl
     starter = Pool.load(str(STARTER_POOL))
     # the same paintings with tiers dealt out in turn, whatever they look like: nothing to learn
     dealt = [Tier.LOVE, Tier.OKAY, Tier.NOPE]
-    shuffled = Pool([dataclasses.replace(r, tier=dealt[i % 3]) for i, r in enumerate(starter.references)],
-                    source="dealt")  # fmt: skip
+    shuffled = Pool(
+        [dataclasses.replace(r, tier=dealt[i % 3]) for i, r in enumerate(starter.references)], source="dealt"
+    )
     with caplog.at_level(logging.WARNING):
         term = EmbeddedTerm.build(None, shuffled, weight=0.9)
         assert term.scorer.holdout_accuracy < WEAK_ACCURACY

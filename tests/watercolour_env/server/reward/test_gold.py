@@ -21,8 +21,11 @@ from watercolour_env.server.watercolour_environment import WatercolourEnvironmen
 def stripes_over_grey(folder):
     """A pool folder that loves colourful stripes and rejects a grey square (2 paintings a tier)."""
     rows = [("love", "stripes"), ("okay", "stripes"), ("nope", "grey")]
-    refs = [Reference(f"{tier}-{i}", Tier(tier), png_of(kind), "function setup() {}", "a hibiscus", "t", 0, "")
-            for tier, kind in rows for i in range(2)]  # fmt: skip
+    refs = [
+        Reference(f"{tier}-{i}", Tier(tier), png_of(kind), "function setup() {}", "a hibiscus", "t", 0, "")
+        for tier, kind in rows
+        for i in range(2)
+    ]
     write_folder(Pool(refs, str(folder)), folder)
     return folder
 

@@ -129,9 +129,16 @@ def test_a_real_server_with_judge_and_hpsv3_scores_the_examples(hpsv3_space):
 
     url, token = hpsv3_space
     with serving(scripted_judge([])) as judge_url:
-        settings = load_settings(preset="judge-led", judge_base_url=f"{judge_url}/v1", judge_model="prefers-candidate",
-                                 judge_token="x", hpsv3_url=url, hpsv3_token=token, render_workers=2,
-                                 references_per_episode=2)  # fmt: skip
+        settings = load_settings(
+            preset="judge-led",
+            judge_base_url=f"{judge_url}/v1",
+            judge_model="prefers-candidate",
+            judge_token="x",
+            hpsv3_url=url,
+            hpsv3_token=token,
+            render_workers=2,
+            references_per_episode=2,
+        )
         app = build_app(settings)
         try:
             with serving(app) as env_url, WatercolourEnv(base_url=env_url, message_timeout_s=120).sync() as env:
@@ -147,8 +154,12 @@ def test_a_real_server_with_judge_and_hpsv3_scores_the_examples(hpsv3_space):
                         continue
                     assert obs.status is EpisodeStatus.SCORED, name
                     assert {n: c.status.value for n, c in by_name.items()} == {
-                        "gate": "ok", "length": "ok", "hpsv3": "ok", "judge": "ok", "gold": "not_configured"
-                    }  # fmt: skip
+                        "gate": "ok",
+                        "length": "ok",
+                        "hpsv3": "ok",
+                        "judge": "ok",
+                        "gold": "not_configured",
+                    }
                     assert (by_name["hpsv3"].weight, by_name["judge"].weight) == (0.3, 0.6)
                     assert 0 < by_name["hpsv3"].value < 1 and by_name["hpsv3"].detail.startswith("mu ")
                     assert by_name["judge"].value == 0.5 and by_name["judge"].detail == "4 ok"  # position bias

@@ -84,8 +84,9 @@ def test_a_timeout_fails_the_comparison_and_leaves_the_judge_unavailable(endpoin
 def test_structured_output_is_asked_for_with_the_winner_first(endpoint):
     url, _ = endpoint
     assert judge(url, "needs-structured").score(candidate_png(), starter_pool().tier(Tier.LOVE)[:1]).value == 1.0
-    unstructured = PairwiseJudge(OpenAI(base_url=url, api_key="t", max_retries=0), "needs-structured",
-                                 structured_output=False)  # fmt: skip
+    unstructured = PairwiseJudge(
+        OpenAI(base_url=url, api_key="t", max_retries=0), "needs-structured", structured_output=False
+    )
     assert unstructured.score(candidate_png(), starter_pool().tier(Tier.LOVE)[:1]).value is None
 
 
@@ -110,8 +111,7 @@ def test_a_request_that_is_bad_with_or_without_the_format_keeps_the_format_for_e
 def test_an_endpoint_that_answered_with_the_format_keeps_it_after_one_kind_of_request_is_refused(endpoint):
     url, calls = endpoint
     before = calls.count("refused")
-    j = PairwiseJudge(OpenAI(base_url=url, api_key="t", max_retries=0), "refuses-candidate-first",
-                      max_concurrency=1)  # fmt: skip
+    j = PairwiseJudge(OpenAI(base_url=url, api_key="t", max_retries=0), "refuses-candidate-first", max_concurrency=1)
     # 4 references x 2 orders, one at a time: candidate-first is refused with the format (then
     # answered without it), reference-first is answered with it
     assert j.score(candidate_png(), starter_pool().tier(Tier.LOVE)[:4]).value == 1.0
@@ -128,8 +128,9 @@ def test_the_cap_on_comparisons_in_flight_holds_over_every_caller_of_the_judge(e
     # 4 sessions at once, each scoring against 2 references in both orders (4 comparisons):
     # up to 16 requests could be in flight; the judge lets 2 through at a time
     with ThreadPoolExecutor(max_workers=4) as sessions:
-        values = list(sessions.map(lambda _: j.score(candidate_png(), starter_pool().tier(Tier.LOVE)[:2]).value,
-                                   range(4)))  # fmt: skip
+        values = list(
+            sessions.map(lambda _: j.score(candidate_png(), starter_pool().tier(Tier.LOVE)[:2]).value, range(4))
+        )
     assert values == [1.0] * 4
     seen = [int(c.split()[-1]) for c in calls[start:] if c.startswith("in-flight")]
     assert len(seen) == 16 and max(seen) == 2
@@ -241,8 +242,9 @@ def test_pool_calibrate_refuses_without_a_token_and_exits_3_when_the_judge_resol
     (tmp_path / "paintings").mkdir()
     (tmp_path / "paintings" / "step0001-g00-p00.png").write_bytes(starter_pool().tier(Tier.NOPE)[0].png)
     env = {k: v for k, v in os.environ.items() if k != "HF_TOKEN"}
-    no_token = subprocess.run([WATERCOLOUR, "pool", "calibrate", str(tmp_path)], capture_output=True, text=True,
-                              env=env, timeout=60)  # fmt: skip
+    no_token = subprocess.run(
+        [WATERCOLOUR, "pool", "calibrate", str(tmp_path)], capture_output=True, text=True, env=env, timeout=60
+    )
     assert no_token.returncode == 2
     assert no_token.stderr.strip().splitlines() == [
         "error: the judge at https://router.huggingface.co/v1 needs a token: set HF_TOKEN (or name one with "
@@ -253,9 +255,24 @@ def test_pool_calibrate_refuses_without_a_token_and_exits_3_when_the_judge_resol
     from watercolour_env.curate.hub import write_folder
 
     write_folder(Pool(starter_pool().tier(Tier.LOVE)[:1] + starter_pool().tier(Tier.OKAY)[:1], source="t"), small)
-    nothing = subprocess.run([WATERCOLOUR, "pool", "calibrate", str(tmp_path), "--pool", str(small), "--base-url", url,
-                              "--judge-model", "rejects-everything"], capture_output=True, text=True, env=env,
-                             timeout=120)  # fmt: skip
+    nothing = subprocess.run(
+        [
+            WATERCOLOUR,
+            "pool",
+            "calibrate",
+            str(tmp_path),
+            "--pool",
+            str(small),
+            "--base-url",
+            url,
+            "--judge-model",
+            "rejects-everything",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert nothing.returncode == 3, nothing.stderr
     assert "resolved no comparison" in nothing.stderr
     assert (tmp_path / "calibration.json").exists()

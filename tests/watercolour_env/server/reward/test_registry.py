@@ -44,8 +44,15 @@ def test_the_terms_weight_and_options_become_settings(sparkle, monkeypatch):
     settings = load_settings()
     assert settings.weight_sparkle == 0.1 and settings.sparkle_level == 0.7
     assert settings.term_options()["sparkle"].level == 0.7
-    assert dict(settings.weights()) == {"gate": 0.05, "length": 0.05, "hpsv3": 0.0, "judge": 0.0, "embedded": 0.8,
-                                        "gold": 0.0, "sparkle": 0.1}  # fmt: skip
+    assert dict(settings.weights()) == {
+        "gate": 0.05,
+        "length": 0.05,
+        "hpsv3": 0.0,
+        "judge": 0.0,
+        "embedded": 0.8,
+        "gold": 0.0,
+        "sparkle": 0.1,
+    }
     monkeypatch.setenv("WATERCOLOUR_SPARKLE_LEVEL", "7")
     with pytest.raises(ConfigError, match="WATERCOLOUR_SPARKLE_LEVEL: Input should be less than or equal to 1"):
         load_settings()
@@ -56,8 +63,10 @@ def test_the_terms_weight_and_options_become_settings(sparkle, monkeypatch):
 
 def test_a_preset_that_does_not_name_the_term_gives_it_zero(sparkle):
     assert preset("hps-only")["sparkle"] == 0.0
-    assert dict(preset("hps-only")) == {**dict.fromkeys(("hpsv3", "judge", "embedded", "gold", "sparkle"), 0.0),
-                                        **PRESETS["hps-only"]}  # fmt: skip
+    assert dict(preset("hps-only")) == {
+        **dict.fromkeys(("hpsv3", "judge", "embedded", "gold", "sparkle"), 0.0),
+        **PRESETS["hps-only"],
+    }
 
 
 def test_the_settings_class_drops_the_term_with_its_registration():

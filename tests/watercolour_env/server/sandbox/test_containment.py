@@ -126,8 +126,14 @@ def test_no_network_attempt_reaches_a_loopback_canary(contained, canary):
     assert_recovers(contained)
 
 
-@pytest.mark.parametrize("how", ["location = U + '/navigated';", "window.location.replace(U + '/replaced');",
-                                 "document.location.href = U + '/href';"])  # fmt: skip
+@pytest.mark.parametrize(
+    "how",
+    [
+        "location = U + '/navigated';",
+        "window.location.replace(U + '/replaced');",
+        "document.location.href = U + '/href';",
+    ],
+)
 def test_a_frame_sent_to_another_loopback_port_is_stopped_before_the_request(contained, canary, how):
     url, hits = canary
     sketch = example("trivial.js").replace("noLoop();", f"noLoop(); const U = {url!r}; {how}")
@@ -210,8 +216,12 @@ def test_no_chromium_process_holds_the_servers_credentials(monkeypatch):
     """A renderer exploit reads /proc/<pid>/environ: the tokens a Space sets as secrets must not be there."""
     import psutil
 
-    secrets = {"WATERCOLOUR_API_TOKEN": "api-0af3", "WATERCOLOUR_HPSV3_TOKEN": "hps-91c2",
-               "WATERCOLOUR_JUDGE_TOKEN": "judge-77d1", "HF_TOKEN": "hf_5e0b"}  # fmt: skip
+    secrets = {
+        "WATERCOLOUR_API_TOKEN": "api-0af3",
+        "WATERCOLOUR_HPSV3_TOKEN": "hps-91c2",
+        "WATERCOLOUR_JUDGE_TOKEN": "judge-77d1",
+        "HF_TOKEN": "hf_5e0b",
+    }
     for name, value in secrets.items():
         monkeypatch.setenv(name, value)
     with Renderer(workers=1, deadline_s=10) as renderer:

@@ -19,9 +19,13 @@ def test_long_text_is_cut_to_the_limit_and_marked():
 
 
 def test_a_report_of_huge_unencodable_errors_comes_out_bounded_and_encodable():
-    payload = {"reason": "error", "guard": "on", "png": None,
-               "errors": ["Error: " + "\ud800" * 3_000_000] * 50,
-               "violations": [{"kind": "brush_argument", "name": "brush.fill \udc00" + "y" * 500}]}  # fmt: skip
+    payload = {
+        "reason": "error",
+        "guard": "on",
+        "png": None,
+        "errors": ["Error: " + "\ud800" * 3_000_000] * 50,
+        "violations": [{"kind": "brush_argument", "name": "brush.fill \udc00" + "y" * 500}],
+    }
     status, fields = read_report(payload, enforce=True)
     assert status is RenderStatus.SKETCH_ERROR
     assert len(fields["js_errors"]) == MAX_ERRORS == 20
