@@ -1,4 +1,4 @@
-"""The README's notebook recipe (a stock TRL GRPOTrainer against the environment) runs as written:
+"""The notebook recipe of docs/training.md (a stock TRL GRPOTrainer against the environment) runs as written:
 only its three settings are changed, to the test server, a local copy of the embedded policy
 (SmolLM2-135M-Instruct from its wheel; no hub here) and one short step."""
 
@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.server, pytest.mark.browser, pytest.mark.slow]
 
 
 def recipe() -> str:
-    text = (REPO / "README.md").read_text()
+    text = (REPO / "docs" / "training.md").read_text()
     start = text.index("A stock TRL `GRPOTrainer` in a notebook")
     return re.search(r"```python\n(.*?)```", text[start:], re.S).group(1)
 

@@ -122,12 +122,6 @@ def test_the_env_card_documents_every_setting_and_nothing_else():
     assert set(documented_settings()) == fields
 
 
-def test_the_readmes_short_table_agrees_with_the_env_card():
-    short, full = documented_settings("README.md"), documented_settings()
-    assert len(short) >= 10
-    assert {name: full.get(name) for name in short} == short
-
-
 def test_the_numbers_and_switches_the_env_card_gives_as_defaults_are_the_defaults():
     from watercolour_env.server.settings import Settings
 
