@@ -112,3 +112,11 @@ def test_pre_commit_runs_the_ruff_the_dev_extra_pins():
     hooks = yaml.safe_load((REPO / ".pre-commit-config.yaml").read_text())["repos"][0]["hooks"]
     assert {h["id"] for h in hooks} == {"ruff-check", "ruff-format"}
     assert all(h["additional_dependencies"] == [pinned] for h in hooks)
+
+
+def test_production_never_reads_from_tests():
+    production = [p for p in SOURCES if not p.is_relative_to(REPO / "tests")]
+    readers = {
+        p.relative_to(REPO).as_posix() for p in production if '"tests/' in p.read_text() or "'tests/" in p.read_text()
+    }
+    assert readers == set()

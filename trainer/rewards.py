@@ -325,25 +325,7 @@ class EnvironmentReward:
                 detail=error,
             )
             return rollout, None
-        rollout = Rollout(
-            step=step,
-            group=group,
-            position=position,
-            subject=obs.subject,
-            prompt=obs.prompt,
-            seed=obs.seed,
-            completion=reply,
-            sketch=obs.sketch,
-            reward=obs.reward,
-            status=obs.status.value,
-            violations=[v.value for v in obs.violations],
-            components=[c.model_dump(mode="json") for c in obs.reward_components],
-            js_errors=obs.js_errors,
-            paint_fraction=obs.paint_fraction,
-            render_ms=obs.render_ms,
-            queue_ms=obs.queue_ms,
-            detail=obs.detail,
-        )
+        rollout = Rollout.from_observation(step, group, position, reply, obs)
         return rollout, obs.image_png_b64
 
 

@@ -103,6 +103,22 @@ def test_a_reply_that_broke_the_source_check_is_rejected_with_the_fail_reward(se
     assert result.reward == 0.0
 
 
+def test_metadata_names_the_environment_its_version_and_its_card(server_url):
+    import tomllib
+
+    import httpx
+    import yaml
+
+    from tests.conftest import REPO
+
+    about = httpx.get(f"{server_url}/metadata", timeout=30).json()
+    manifest = yaml.safe_load((REPO / "envs" / "watercolour_env" / "openenv.yaml").read_text())
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    assert about["name"] == manifest["name"] == "watercolour_env"
+    assert about["version"] == manifest["version"] == project["version"]
+    assert about["readme_content"].startswith("Env card.") and "Episode end" in about["readme_content"]
+
+
 def test_every_field_of_the_servers_observation_schema_is_one_the_client_parses(server_url):
     import httpx
 

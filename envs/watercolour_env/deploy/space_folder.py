@@ -40,7 +40,7 @@ def assemble(kind: str, into: Path) -> Path:
     env: Dockerfile (docker/env.Dockerfile), README.md (spaces/env/README.md), pyproject.toml,
     docker/env-requirements.txt, the tracked files of envs/ and trainer/, and what OpenEnv reads:
     openenv.yaml, validation/ (spaces/env/validation: the runtime plan and the oracle, with the
-    reward-hack corpus of tests/fixtures/sketches/hacks as canaries/), and root `__init__.py` and
+    reward-hack corpus in validation/canaries, which the tests also read), and root `__init__.py` and
     `client.py` re-exporting the client (the layout `openenv push` checks).
     hpsv3: Dockerfile (docker/hpsv3.Dockerfile), README.md (spaces/hpsv3/README.md) and the
     tracked files of scorers/hpsv3_space/.
@@ -52,8 +52,6 @@ def assemble(kind: str, into: Path) -> Path:
         copies |= {"pyproject.toml": "pyproject.toml", "docker/env-requirements.txt": "docker/env-requirements.txt"}
         copies |= {"openenv.yaml": "envs/watercolour_env/openenv.yaml"}
         copies |= {path.replace("spaces/env/", "", 1): path for path in _tracked("spaces/env/validation")}
-        hacks = "tests/fixtures/sketches/hacks/"
-        copies |= {"validation/canaries/" + path.removeprefix(hacks): path for path in _tracked(hacks)}
         sources = _tracked("envs", "trainer")
     else:
         sources = _tracked("scorers/hpsv3_space")

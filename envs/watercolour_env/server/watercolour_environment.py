@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import base64
+import inspect
 import logging
 import random
 import threading
 import time
 import uuid
+from importlib import metadata
 from typing import Any
 
 from openenv.core.env_server.interfaces import Environment
+from openenv.core.env_server.types import EnvironmentMetadata
 from pydantic_core import PydanticSerializationError
 
 from watercolour_env.errors import WatercolourError
@@ -318,6 +321,16 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
     def state(self) -> WatercolourState:
         """The current episode's options and status."""
         return self._state
+
+    def get_metadata(self) -> EnvironmentMetadata:
+        """OpenEnv's `/metadata`: the name openenv.yaml gives, the package's version, the env card."""
+        return EnvironmentMetadata(
+            name="watercolour_env",
+            description="Paint a watercolour by writing a p5.js sketch that uses ten p5.brush methods; "
+            "rendered in headless Chromium, gated, and scored against a hand-rated pool.",
+            readme_content=inspect.cleandoc(type(self).__doc__ or ""),
+            version=metadata.version("watercolour"),
+        )
 
     def _observation(self, reward: float | None, done: bool, **fields: Any) -> WatercolourObservation:
         s = self._state

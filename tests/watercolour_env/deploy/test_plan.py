@@ -85,7 +85,7 @@ def test_a_dry_run_of_env_with_replicas_writes_the_folder_and_every_call(tmp_pat
     assert "hf_deployers_write_token" not in (tmp_path / "calls.json").read_text()
 
     folder = tmp_path / "space"
-    hacks = {"validation/canaries/" + Path(p).name for p in tracked("tests/fixtures/sketches/hacks")}
+    hacks = {"validation/canaries/" + Path(p).name for p in tracked("spaces/env/validation/canaries")}
     validation = {p.removeprefix("spaces/env/") for p in tracked("spaces/env/validation")}
     assert files_in(folder) == (
         tracked("envs", "trainer")

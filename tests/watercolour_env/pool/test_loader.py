@@ -23,7 +23,7 @@ def rendered(tmp_path_factory, renderer):
     for name in ("trivial", "hibiscus", "rich", "paints_nothing"):
         shutil.copy(EXAMPLES / f"{name}.js", folder / "sketches" / f"{name}.js")
     # paints a flat ellipse through an alias of p5's: the gate rejects it, so no one may rate it
-    shutil.copy(REPO / "tests/fixtures/sketches/hacks/alias_global.js", folder / "sketches" / "alias_global.js")
+    shutil.copy(REPO / "spaces/env/validation/canaries/alias_global.js", folder / "sketches" / "alias_global.js")
     summary = render_folder(folder, renderer)
     return folder, summary
 

@@ -1,5 +1,5 @@
 """The gate never fails for a reason the reply controls: whatever breaks the source check is the
-reply's violation (`unparseable`), and no generated reply makes the check raise."""
+reply's violation (`unparseable`), and only a lone surrogate or deep nesting breaks it."""
 
 import string
 
@@ -94,10 +94,22 @@ replies = st.one_of(
 )
 
 
+def nesting(text: str) -> int:
+    """The deepest run of open brackets in `text`, counted without parsing."""
+    depth = deepest = 0
+    for ch in text:
+        depth += (ch in "([{") - (ch in ")]}")
+        deepest = max(deepest, depth)
+    return deepest
+
+
 @settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(replies)
-def test_no_generated_reply_makes_the_gate_raise(reply):
+def test_a_generated_reply_breaks_the_check_only_with_a_lone_surrogate_or_deep_nesting(reply):
+    # `unparseable` means the check itself broke (the gate catches whatever it raises), so the
+    # property is that nothing but the two causes the check cannot take ever gets there
     gate = check_source(reply)
-    assert isinstance(gate.passed, bool)
-    assert all(isinstance(v, Violation) for v in gate.violations)
+    causes = any(0xD800 <= ord(ch) <= 0xDFFF for ch in reply) or nesting(reply) > 200
+    if not causes:
+        assert Violation.UNPARSEABLE not in gate.violations, reply
     assert gate.passed == (gate.violations == [])

@@ -42,17 +42,20 @@ def test_a_gate_failure_scores_the_fail_reward_and_skips_the_scorers():
     assert [c.status for c in score.components[1:3]] == [ScoreStatus.SKIPPED_BY_GATE] * 2
 
 
-def test_a_passed_reply_sums_weighted_components(tmp_path):
+def test_a_passed_reply_scores_the_weighted_sum_of_its_terms():
     from tests.conftest import png_of
 
     source = check_source(example("hibiscus.js"))
     render = RenderResult(RenderStatus.OK, png=png_of("stripes"), paint_fraction=0.5, finished=True)
     gate = GateResult(True, [], source.sketch, source.inventory, render)
-    score = Rubric(RubricWeights(gate=0.2, length=0.3, embedded=0.5), starter_terms()).score(gate)
-    by_name = {c.name: c for c in score.components}
-    assert by_name["gate"].contribution == pytest.approx(0.2)
-    assert score.reward == pytest.approx(sum(c.weight * c.value for c in score.components if c.value is not None))
-    assert 0.0 <= score.reward <= 1.0
+    rubric = Rubric(RubricWeights(gate=0.4, length=0.6, embedded=0.0), [LengthTerm()])
+    # gate 1.0 (passed); 1,575 tokens sit halfway up the length ramp: (1575 - 150) / (3000 - 150) = 0.5
+    score = rubric.score(gate, sketch_tokens=1575)
+    assert {c.name: (c.value, c.contribution) for c in score.components if c.weight > 0} == {
+        "gate": (1.0, pytest.approx(0.4)),
+        "length": (pytest.approx(0.5), pytest.approx(0.3)),
+    }
+    assert score.reward == pytest.approx(0.4 * 1.0 + 0.6 * 0.5)  # 0.7
 
 
 def test_a_weighted_scorer_that_was_not_fitted_refuses_to_build_the_rubric():

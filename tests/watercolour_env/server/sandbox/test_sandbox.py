@@ -1,6 +1,6 @@
 """The allowlist inside the sandbox (static/guard.js), with the source checks out of the way.
 
-Each red-team sketch under fixtures/sketches/hacks/ is rendered straight through the renderer,
+Each red-team sketch under spaces/env/validation/canaries/ is rendered straight through the renderer,
 so what is tested is what the sandbox itself blocks and records, not what the gate's first pass
 would have caught. Valid paintings must not change by a single byte: the starter pool renders to
 its stored references under enforcement, and the examples render the same with it on and off.
@@ -20,7 +20,8 @@ from watercolour_env.server.sandbox import Renderer, RenderStatus
 pytestmark = pytest.mark.browser
 
 FIXTURES = REPO / "tests" / "fixtures" / "sketches"
-HACKS = json.loads((FIXTURES / "hacks" / "expected.json").read_text())
+CANARIES = REPO / "spaces" / "env" / "validation" / "canaries"  # the red-team corpus, the Space's canaries
+HACKS = json.loads((CANARIES / "expected.json").read_text())
 SHAPES = FIXTURES / "shapes"
 # What a hack marked "same_as_baseline" must paint: its own brush call and nothing else.
 BASELINE = """function setup() { createCanvas(600, 600, WEBGL); angleMode(DEGREES); noLoop(); }
@@ -41,7 +42,7 @@ def unguarded():
 
 @pytest.mark.parametrize(("name", "expected"), sorted(HACKS.items()))
 def test_the_sandbox_blocks_each_hack_on_its_own(renderer, name, expected):
-    source = (FIXTURES / "hacks" / name).read_text()
+    source = (CANARIES / name).read_text()
     result = renderer.render(source, seed=1)
     kinds = [kind for kind, _ in result.violations]
     if expected["sandbox"] == "sketch_error":
@@ -62,7 +63,7 @@ def test_the_sandbox_blocks_each_hack_on_its_own(renderer, name, expected):
 
 def test_the_corpus_holds_at_least_thirty_distinct_hacks():
     assert len(HACKS) >= 30
-    assert len({(FIXTURES / "hacks" / name).read_text() for name in HACKS}) == len(HACKS)
+    assert len({(CANARIES / name).read_text() for name in HACKS}) == len(HACKS)
 
 
 @pytest.mark.parametrize("name", ["setup_only.js", "setup_only_noloop.js", "noloop_in_draw.js", "paint_in_both.js"])
