@@ -14,7 +14,7 @@ from openenv.core.client_types import StepResult
 from openenv.core.env_client import EnvClient
 
 from watercolour_env.limits import DEFAULT_EPISODE_DEADLINE_S
-from watercolour_env.models import WatercolourAction, WatercolourObservation, WatercolourState
+from watercolour_env.models import ResetOptions, WatercolourAction, WatercolourObservation, WatercolourState
 
 TOKEN_VARIABLE = "WATERCOLOUR_API_TOKEN"
 """The server's token setting, read by the client too when no `token` is given."""
@@ -121,7 +121,8 @@ def talking_to(base_url: str) -> Iterator[None]:
 class WatercolourEnv(EnvClient[WatercolourAction, WatercolourObservation, WatercolourState]):
     """Client of a watercolour environment server over its websocket.
 
-    Per-episode options go to `reset`: `seed`, `subject`, `return_image`.
+    Per-episode options go to `reset`: `ResetOptions` lists them (seed, episode_id, subject,
+    return_image, weights, references) and checks them before they are sent.
 
     Args:
         base_url: the server (`http://`, `https://` or a Space URL); its websocket's own URL,
@@ -159,6 +160,15 @@ class WatercolourEnv(EnvClient[WatercolourAction, WatercolourObservation, Waterc
         if base_url and base_url.rstrip("/").endswith("/ws"):  # the websocket's own URL: OpenEnv adds /ws itself
             base_url = base_url.rstrip("/")[: -len("/ws")]
         super().__init__(base_url, headers=auth_headers(token, headers), **kwargs)
+
+    async def _reset_async(self, **kwargs: Any) -> StepResult[WatercolourObservation]:
+        """OpenEnv's reset, the options checked here first: a bad one costs no round trip.
+
+        Raises:
+            InvalidOption: an option `ResetOptions` refuses, in the server's words.
+        """
+        ResetOptions.check(**kwargs)
+        return await super()._reset_async(**kwargs)
 
     def _step_payload(self, action: WatercolourAction) -> dict[str, Any]:
         return action.model_dump(exclude={"metadata"})

@@ -19,6 +19,10 @@ class ConfigError(WatercolourError):
     """A setting is missing, malformed or contradicts another; raised at start-up."""
 
 
+class InvalidOption(WatercolourError, ValueError):
+    """A reset option out of range or of the wrong type: an error frame, or the client's own refusal."""
+
+
 class Unscored(WatercolourError):
     """Nothing was wrong with the request, but no verdict came back (a server closed or went quiet); try again."""
 

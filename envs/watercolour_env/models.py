@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from openenv.core.env_server.types import Action, Observation, State
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from watercolour_env.errors import InvalidOption
+from watercolour_env.limits import MAX_REFERENCES, MAX_SEED, MAX_SUBJECT_CHARS
 
 # re-exported: the verdict types have always been importable from here
 from watercolour_env.terms import EpisodeStatus as EpisodeStatus
@@ -56,3 +61,68 @@ class WatercolourState(State):
     return_image: bool = False
     references: int | None = None  # the judge's references for this episode; the deployment's when None
     status: EpisodeStatus = EpisodeStatus.READY
+
+
+class ResetOptions(BaseModel):
+    """The options of `reset`, checked in one place: by the client before sending, by the server on arrival.
+
+    None means the deployment's choice (a random seed, a fresh id, the default subject, its
+    weights and reference count).
+
+    Example:
+        >>> ResetOptions.check(seed=7, subject="a peach hibiscus").seed
+        7
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    seed: int | None = Field(None, ge=0, le=MAX_SEED, description="Render seed; give a GRPO group one seed.")
+    episode_id: str | None = Field(None, max_length=255, description="An id to report (OpenEnv's HTTP limit).")
+    subject: str | None = Field(None, max_length=MAX_SUBJECT_CHARS, description="What to paint; a few words.")
+    return_image: bool = Field(False, description="Whether the step's observation carries the PNG.")
+    weights: dict[str, Any] | str | None = Field(
+        None, description="This episode's reward weights by component, summing to 1, or a preset name."
+    )
+    references: int | None = Field(
+        None, ge=1, le=MAX_REFERENCES, description="How many pool references the judge compares with."
+    )
+
+    @field_validator("subject")
+    @classmethod
+    def _words(cls, subject: str | None) -> str | None:
+        if subject is not None and (not subject.strip() or not subject.isprintable()):
+            raise ValueError("blank or not printable")
+        return subject
+
+    @classmethod
+    def check(cls, **options: Any) -> ResetOptions:  # noqa: ANN401
+        """The options, validated.
+
+        Raises:
+            InvalidOption: the first of them out of range or of the wrong type, or an unknown one,
+                in one line that names it and its range.
+        """
+        try:
+            return cls(**options)
+        except ValidationError as err:
+            raise InvalidOption(cls._problem(err, options)) from None
+
+    @classmethod
+    def _problem(cls, err: ValidationError, options: dict[str, Any]) -> str:
+        bad = {str(e["loc"][0]) for e in err.errors() if e["loc"]}
+        unknown = sorted(bad - set(cls.model_fields))
+        name = next((n for n in ("episode_id", *unknown[:1], *cls.model_fields) if n in bad), "")
+        value = options.get(name)
+        given = repr(str(value)[:40])
+        if name in unknown:
+            return f"unknown reset option(s) {', '.join(unknown)}; reset takes {', '.join(cls.model_fields)}"
+        if name == "subject" and isinstance(value, str) and value.strip():
+            return f"subject must be at most {MAX_SUBJECT_CHARS} printable characters ({len(value)} given)"
+        return {
+            "episode_id": "episode_id must be a string of at most 255 characters (OpenEnv's HTTP limit) or null",
+            "seed": f"seed must be an integer in [0, {MAX_SEED}] or null, not {given}",
+            "subject": f"subject must be a non-empty string or null, not {given}",
+            "return_image": f"return_image must be true or false, not {given}",
+            "weights": f"weights must be an object of weights by component or a preset name, not {given}",
+            "references": f"references must be an integer in [1, {MAX_REFERENCES}] or null, not {given}",
+        }[name]

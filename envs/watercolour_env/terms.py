@@ -1,4 +1,4 @@
-"""The verdicts that travel inside an observation: gate violations, statuses, reward components.
+"""The closed sets both sides share: pool tiers, gate violations, episode and score statuses, reward components.
 
 Kept apart from `models` (which builds on OpenEnv's types) so that the gate, the rubric and the
 command line load without OpenEnv's server package, which imports Gradio (~5 s).

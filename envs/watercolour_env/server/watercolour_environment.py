@@ -16,17 +16,15 @@ from openenv.core.env_server.interfaces import Environment
 from openenv.core.env_server.types import EnvironmentMetadata
 from pydantic_core import PydanticSerializationError
 
-from watercolour_env.errors import WatercolourError
+from watercolour_env.errors import InvalidOption, WatercolourError
 from watercolour_env.limits import (
     DEFAULT_EPISODE_DEADLINE_S,
     DEFAULT_MAX_REPLY_BYTES,
     MAX_DETAIL_CHARS,
-    MAX_REFERENCES,
-    MAX_SEED,
-    MAX_SUBJECT_CHARS,
 )
 from watercolour_env.models import (
     EpisodeStatus,
+    ResetOptions,
     RewardComponent,
     ScoreStatus,
     WatercolourAction,
@@ -50,40 +48,6 @@ from watercolour_env.server.sandbox.picture import clean_text
 from watercolour_env.terms import Violation
 
 log = logging.getLogger(__name__)
-
-RESET_OPTIONS = ("seed", "episode_id", "subject", "return_image", "weights", "references")
-
-
-class InvalidOption(WatercolourError, ValueError):
-    """A reset option out of range or of the wrong type (an error frame, or HTTP 400)."""
-
-
-def _check_reset_options(
-    seed: Any, subject: Any, return_image: Any, episode_id: Any, references: Any, unknown: dict[str, Any]
-) -> None:
-    """Raises ValueError naming the first reset option that is out of range or of the wrong type."""
-    if episode_id is not None and (not isinstance(episode_id, str) or len(episode_id) > 255):
-        raise InvalidOption("episode_id must be a string of at most 255 characters (OpenEnv's HTTP limit) or null")
-    if unknown:
-        raise InvalidOption(
-            f"unknown reset option(s) {', '.join(sorted(unknown))}; reset takes {', '.join(RESET_OPTIONS)}"
-        )
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED):
-        raise InvalidOption(f"seed must be an integer in [0, {MAX_SEED}] or null, not {str(seed)[:40]!r}")
-    if subject is not None:
-        if not isinstance(subject, str) or not subject.strip():
-            raise InvalidOption(f"subject must be a non-empty string or null, not {str(subject)[:40]!r}")
-        if len(subject) > MAX_SUBJECT_CHARS or not subject.isprintable():
-            raise InvalidOption(
-                f"subject must be at most {MAX_SUBJECT_CHARS} printable characters ({len(subject)} given)"
-            )
-    if not isinstance(return_image, bool):
-        raise InvalidOption(f"return_image must be true or false, not {str(return_image)[:40]!r}")
-    if references is not None and (
-        isinstance(references, bool) or not isinstance(references, int) or not 1 <= references <= MAX_REFERENCES
-    ):
-        given = str(references)[:40]
-        raise InvalidOption(f"references must be an integer in [1, {MAX_REFERENCES}] or null, not {given!r}")
 
 
 class SessionCount:
@@ -121,11 +85,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         step that runs out comes back "infra_error", reward None, naming the slow stage), and the
         pool's copy guard (`copied_reference`; None turns it off) and the subjects its pool covers
         (a reset for another subject with the embedded scorer weighed is refused; None: any).
-    Version history: 0.1 (issue 2) gate on source and render, placeholder image-stats scorer;
-        0.2 (issue 4) gate on a tree-sitter syntax tree with every violation named;
-        0.3 (issues 5, 6) reference pool, embedded preference scorer fitted on its tiers;
-        0.4 (issue 11) the allowlist enforced inside the sandbox, setup-only sketches reported;
-        0.5 (issue 33) copies of the pool fail the gate (`copied_reference`).
+    Version: the package's, as `/metadata` reports it; what changed when is in docs/LOG.md.
 
     Example:
         >>> env = WatercolourEnvironment(renderer, Rubric(RubricWeights(), terms))  # doctest: +SKIP
@@ -200,7 +160,15 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             InvalidOption: a subject the pool does not cover, with the embedded scorer weighed.
         """
         self._check_open()
-        _check_reset_options(seed, subject, return_image, episode_id, references, kwargs)
+        ResetOptions.check(
+            seed=seed,
+            episode_id=episode_id,
+            subject=subject,
+            return_image=return_image,
+            weights=weights,
+            references=references,
+            **kwargs,
+        )
         episode_weights = self._rubric.weights_for(weights) if weights is not None else None
         subject = (subject or self._default_subject).strip()
         self._check_covered(subject, episode_weights or self._rubric.weights)
