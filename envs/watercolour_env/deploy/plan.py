@@ -125,18 +125,10 @@ def _server_would_start(variables: dict[str, str], secrets: dict[str, str]) -> S
     """
     from watercolour_env.server.settings import load_settings
 
-    saved = dict(os.environ)
     try:
-        os.environ.clear()
-        os.environ.update({k: v for k, v in saved.items() if not k.upper().startswith("WATERCOLOUR_")})
-        os.environ.update(variables)
-        os.environ.update(secrets)
-        return load_settings()
+        return load_settings({**variables, **secrets})
     except ConfigError as err:
         raise ConfigError(f"the Space would refuse to start: {err}") from err
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
 
 
 def _check_hardware(hardware: str) -> None:

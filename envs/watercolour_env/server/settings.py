@@ -8,15 +8,17 @@ import; `settings_class()` composes it again after a term is registered.
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import math
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, Field, PrivateAttr, SecretStr, ValidationError, create_model, model_validator
 from pydantic.fields import FieldInfo
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 
 from watercolour_env.errors import ConfigError
 from watercolour_env.limits import DEFAULT_EPISODE_DEADLINE_S, DEFAULT_MAX_REPLY_BYTES
@@ -58,6 +60,20 @@ def default_render_workers() -> int:
     return min(MAX_RENDER_WORKERS, usable_cpus())
 
 
+_GIVEN_ENVIRON: contextvars.ContextVar[Mapping[str, str] | None] = contextvars.ContextVar("environ", default=None)
+
+
+class _GivenEnvironment(EnvSettingsSource):
+    """pydantic-settings' own environment source, reading a mapping instead of `os.environ`."""
+
+    def __init__(self, settings_cls: type[BaseSettings], environ: Mapping[str, str]) -> None:
+        self._given = {name.lower(): value for name, value in environ.items()}  # names as case-insensitive
+        super().__init__(settings_cls)
+
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        return self._given
+
+
 class ServerSettings(BaseSettings):
     """The server's own settings; every field is also `WATERCOLOUR_<FIELD>` in the environment.
 
@@ -68,6 +84,21 @@ class ServerSettings(BaseSettings):
     """
 
     model_config = SettingsConfigDict(env_prefix="WATERCOLOUR_", extra="ignore")
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """The process's environment, or the variables `load_settings` was given in its stead."""
+        given = _GIVEN_ENVIRON.get()
+        if given is None:
+            return init_settings, env_settings, dotenv_settings, file_secret_settings
+        return init_settings, _GivenEnvironment(settings_cls, given)
 
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=1, le=65535)
@@ -206,24 +237,31 @@ Settings = settings_class()
 """The settings for the registered terms; `Settings.model_fields` lists every `WATERCOLOUR_*` name."""
 
 
-def load_settings(**overrides: object) -> ServerSettings:
+def load_settings(environ: Mapping[str, str] | None = None, /, **overrides: object) -> ServerSettings:
     """Reads and validates the settings once, at start-up.
 
+    Args:
+        environ: the variables to read instead of this process's (`watercolour deploy` checks the
+            ones a Space will have, without touching its own environment); `os.environ` when None.
+        **overrides: field values that win over any variable (the tests' small renderers).
+
     Raises:
-        ConfigError: a variable is malformed or out of range; the message names it.
+        ConfigError: a variable is malformed, misspelt or out of range; the message names it.
     """
     import difflib
 
+    variables = os.environ if environ is None else environ
     cls = settings_class()
     known = {f"WATERCOLOUR_{name.upper()}" for name in cls.model_fields}
-    for variable in sorted(v for v in os.environ if v.upper().startswith("WATERCOLOR_")):
+    for variable in sorted(v for v in variables if v.upper().startswith("WATERCOLOR_")):
         meant = "WATERCOLOUR_" + variable[len("WATERCOLOR_") :].upper()
         hint = f"did you mean {meant}?" if meant in known else "docs/environment.md lists the settings"
         raise ConfigError(f"unknown setting {variable}: the settings are spelt WATERCOLOUR_*; {hint}")
-    for variable in sorted(v for v in os.environ if v.upper().startswith("WATERCOLOUR_") and v.upper() not in known):
+    for variable in sorted(v for v in variables if v.upper().startswith("WATERCOLOUR_") and v.upper() not in known):
         close = difflib.get_close_matches(variable.upper(), known, n=1)
         hint = f"; did you mean {close[0]}?" if close else "; docs/environment.md lists the settings"
         raise ConfigError(f"unknown setting {variable}{hint}")
+    given = _GIVEN_ENVIRON.set(None if environ is None else dict(environ))
     try:
         return cls(**overrides)  # type: ignore[arg-type]
     except ValidationError as err:
@@ -232,3 +270,5 @@ def load_settings(**overrides: object) -> ServerSettings:
             for e in err.errors()
         ]  # one line, so a refusal reads as every other: "error: invalid WATERCOLOUR_* setting: ..."
         raise ConfigError("invalid WATERCOLOUR_* setting: " + "; ".join(reasons)) from err
+    finally:
+        _GIVEN_ENVIRON.reset(given)

@@ -1,3 +1,5 @@
+import os
+
 import pytest
 
 from watercolour_env.errors import ConfigError
@@ -182,3 +184,18 @@ def test_the_copy_guard_is_on_unless_turned_off(monkeypatch):
     monkeypatch.setenv("WATERCOLOUR_COPY_GUARD", "sometimes")
     with pytest.raises(ConfigError, match="COPY_GUARD"):
         load_settings()
+
+
+def test_given_variables_are_read_instead_of_the_processs_which_stay_untouched(monkeypatch):
+    from watercolour_env.errors import ConfigError
+    from watercolour_env.server.settings import load_settings
+
+    monkeypatch.setenv("WATERCOLOUR_PORT", "9999")
+    before = dict(os.environ)
+    given = {"WATERCOLOUR_PORT": "8123", "WATERCOLOUR_REFERENCE_MIX": '{"love": 1.0, "okay": 0.0}'}
+    settings = load_settings(given)
+    assert settings.port == 8123 and settings.reference_mix == {"love": 1.0, "okay": 0.0}
+    assert dict(os.environ) == before and load_settings().port == 9999
+    assert load_settings({}).port == 8000  # the process's 9999 does not leak in
+    with pytest.raises(ConfigError, match="unknown setting WATERCOLOUR_PROT; did you mean WATERCOLOUR_PORT"):
+        load_settings({"WATERCOLOUR_PROT": "1"})
