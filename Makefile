@@ -102,7 +102,7 @@ lock: install
 
 # Build the environment image and run it on 127.0.0.1:8000 (starts a Docker engine if none answers).
 docker-env: install
-	$(VENV)/bin/python -m tests.docker.engine run-env
+	$(VENV)/bin/python bench/docker_engine.py run-env
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -32,6 +32,16 @@ EXAMPLES = REPO / "examples" / "sketches"
 WATERCOLOUR = str(Path(sys.executable).parent / "watercolour")
 
 
+def bench_module(name: str):  # noqa: ANN201
+    """A script under bench/ as a module (bench/ holds scripts, not a package), loaded once."""
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, REPO / "bench" / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
 def example(name: str) -> str:
     """The text of one example sketch or reply."""
     return (EXAMPLES / name).read_text()

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import WATERCOLOUR
-from tests.docker import engine
+from tests.conftest import WATERCOLOUR, bench_module
 from watercolour_trainer.demo import free_port
+
+engine = bench_module("docker_engine")  # the local Docker engine (bench/docker_engine.py)
 
 BUILD_TIMES: dict[str, float] = {}
 SIZES_MB: dict[str, float] = {}  # read at build: the engine may be stopped by the terminal summary

@@ -21,11 +21,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.conftest import EXAMPLES, REPO, png_of
-from tests.docker import engine
+from tests.conftest import EXAMPLES, REPO, bench_module, png_of
 from tests.docker.conftest import container, logs, post_json, wait_for
 from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
 from watercolour_trainer.demo import free_port
+
+engine = bench_module("docker_engine")  # the local Docker engine (bench/docker_engine.py)
 
 pytestmark = [pytest.mark.docker, pytest.mark.slow]
 OPENENV = str(Path(sys.executable).parent / "openenv")

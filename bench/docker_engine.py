@@ -13,7 +13,7 @@ without touching the shipped Dockerfiles:
 - `pip_mirror` serves the host's local pip indexes (`file://` URLs in `pip config list`) on
   127.0.0.1 while a build runs, so the HPSv3 image takes torch from local disk as the host does.
 
-Command line (`python -m tests.docker.engine ...`): `base` builds the stand-in base; `run-env`
+Command line (`python bench/docker_engine.py ...`): `base` builds the stand-in base; `run-env`
 builds the environment image from the folder `watercolour deploy env` would upload (tracked
 files only) and runs it on 127.0.0.1:8000 until interrupted.
 """
@@ -35,7 +35,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 STATE = REPO / ".stamps" / "docker"
 DOCKER = "/usr/bin/docker"  # Debian's client, the same release as the engine (20.10)
 BASE = "debian:bookworm-slim"
@@ -326,4 +326,4 @@ if __name__ == "__main__":
     elif command == "run-env":
         _run_env()
     else:
-        sys.exit("usage: python -m tests.docker.engine base | run-env")
+        sys.exit("usage: python bench/docker_engine.py base | run-env")
