@@ -30,8 +30,8 @@ import statistics
 from collections import defaultdict
 from pathlib import Path
 
-from watercolour_env.curate.collect import rollouts_file
 from watercolour_env.errors import ConfigError
+from watercolour_env.rollout import rollouts_file
 from watercolour_trainer.report import GOLD, PROXY, plot
 
 BAD_REWARD = 0.3
@@ -44,7 +44,7 @@ def load_rollouts(path: Path) -> list[dict]:
     Raises:
         ConfigError: a line that is not a JSON object, or a file that is not text (named).
     """
-    from watercolour_env.curate.collect import read_rollout_rows
+    from watercolour_env.rollout import read_rollout_rows
 
     return [row for _, row in read_rollout_rows(path)]
 

@@ -60,7 +60,7 @@ def analyze(
     typer.echo(table(result))
     typer.echo(f"\nanalysis.json and analysis.png in {folder}")
     if paintings:
-        from watercolour_env.curate.collect import rollouts_file
+        from watercolour_env.rollout import rollouts_file
         from watercolour_trainer.analyze import load_rollouts, thirds
         from watercolour_trainer.paintings import thirds_picture
 

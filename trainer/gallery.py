@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from watercolour_env.errors import ConfigError
 
 if TYPE_CHECKING:
-    from watercolour_trainer.rollouts import Rollout
+    from watercolour_env.rollout import Rollout
 
 TOP_PAINTINGS = 24
 """Paintings on the wall at the top of the page, by reward."""
@@ -154,8 +154,7 @@ def rebuild(run_dir: Path, top: int = TOP_PAINTINGS, render: bool = False) -> Pa
     Raises:
         ConfigError: no rollouts.jsonl in `run_dir` or `run_dir/rollouts`, or one that is empty or not a run's.
     """
-    from watercolour_env.curate.collect import read_rollout_rows, rollouts_file
-    from watercolour_trainer.rollouts import Rollout
+    from watercolour_env.rollout import Rollout, read_rollout_rows, rollouts_file
 
     source = rollouts_file(Path(run_dir))
     known = {f.name for f in fields(Rollout)}

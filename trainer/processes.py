@@ -13,7 +13,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from watercolour_trainer.rollouts import Rollout, RolloutLog
+from watercolour_env.rollout import Rollout
+from watercolour_trainer.rollouts import RolloutLog
 
 NO_MULTICAST = {"NCCL_NVLS_ENABLE": "0", "TORCH_SYMM_MEM_DISABLE_MULTICAST": "1", "NVSHMEM_DISABLE_NVLS": "1"}
 """NVLink multicast off in NCCL, PyTorch and NVSHMEM. LoRA's gradients are a few MB a step, so

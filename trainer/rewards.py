@@ -23,9 +23,10 @@ from typing import Any
 from watercolour_env import WatercolourAction, WatercolourEnv, WatercolourObservation
 from watercolour_env.client import DEFAULT_EPISODE_TIMEOUT_S, EPISODE_TIMEOUT_MARGIN_S, connection_problem
 from watercolour_env.errors import ConfigError
+from watercolour_env.rollout import Rollout
 from watercolour_env.sketch import code_text, extract_sketch
 from watercolour_trainer.replicas import Replica, Replicas
-from watercolour_trainer.rollouts import Rollout, RolloutLog
+from watercolour_trainer.rollouts import RolloutLog
 
 log = logging.getLogger(__name__)
 

@@ -21,60 +21,13 @@ import shutil
 import statistics
 import threading
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from watercolour_env.rollout import Rollout
 from watercolour_trainer.gallery import write_gallery
 
-if TYPE_CHECKING:
-    from watercolour_env.models import WatercolourObservation
-
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class Rollout:
-    """One completion and what the environment made of it; `reward` None = not scored."""
-
-    step: int
-    group: int
-    position: int
-    subject: str
-    seed: int
-    completion: str
-    sketch: str | None
-    reward: float | None
-    status: str
-    violations: list[str] = field(default_factory=list)
-    components: list[dict] = field(default_factory=list)
-    js_errors: list[str] = field(default_factory=list)
-    paint_fraction: float | None = None
-    render_ms: float | None = None
-    queue_ms: float | None = None
-    image: str | None = None
-    detail: str = ""
-    prompt: str = ""  # the user prompt the environment gave at reset ("" when it never answered)
-
-    @classmethod
-    def from_observation(
-        cls, step: int, group: int, position: int, completion: str, observation: WatercolourObservation
-    ) -> Rollout:
-        """The rollout a step's observation makes; the PNG stays out (`RolloutLog.add` writes it).
-
-        Every field of the same name is copied as its JSON value, so a field both sides gain
-        travels without a line here; the reward's components become `components`.
-        """
-        sent = observation.model_dump(mode="json", exclude={"image_png_b64"})
-        own = {name: sent[name] for name in cls.__dataclass_fields__ if name in sent}
-        return cls(
-            step=step,
-            group=group,
-            position=position,
-            completion=completion,
-            components=sent["reward_components"],
-            **own,
-        )
 
 
 class RolloutLog:

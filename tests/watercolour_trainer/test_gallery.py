@@ -6,7 +6,8 @@ import subprocess
 import pytest
 
 from tests.conftest import WATERCOLOUR, png_of
-from watercolour_trainer.rollouts import Rollout, RolloutLog
+from watercolour_env.rollout import Rollout
+from watercolour_trainer.rollouts import RolloutLog
 
 pytestmark = pytest.mark.browser
 

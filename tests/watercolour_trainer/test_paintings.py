@@ -8,8 +8,8 @@ import pytest
 from PIL import Image
 
 from tests.conftest import WATERCOLOUR, example
-from watercolour_env.curate.collect import read_rollout_rows, rollouts_file
 from watercolour_env.errors import ConfigError
+from watercolour_env.rollout import read_rollout_rows, rollouts_file
 
 
 def row(step, position, reward, sketch, status="scored", seed=7):

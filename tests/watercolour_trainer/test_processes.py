@@ -17,9 +17,9 @@ import pytest
 import yaml
 
 from tests.conftest import REPO
+from watercolour_env.rollout import Rollout
 from watercolour_trainer.demo import free_port
 from watercolour_trainer.processes import NO_MULTICAST, SharedRolloutLog, keep_multicast_off
-from watercolour_trainer.rollouts import Rollout
 
 ACCELERATE = str(Path(sys.executable).parent / "accelerate")
 CONFIGS = REPO / "trainer" / "configs" / "accelerate"

@@ -12,14 +12,14 @@ step, group, position, reward). Adding the same run twice adds nothing the secon
 
 from __future__ import annotations
 
-import gzip
 import json
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from watercolour_env.errors import ConfigError, read_text
+from watercolour_env.errors import ConfigError
 from watercolour_env.pool.loader import MANIFEST, PoolRow, check_image, read_manifest, write_manifest
+from watercolour_env.rollout import read_rollout_rows, rollouts_file
 
 
 @dataclass
@@ -29,48 +29,6 @@ class AddSummary:
     added: list[str] = field(default_factory=list)
     present: list[str] = field(default_factory=list)
     left_out: dict[str, int] = field(default_factory=dict)
-
-
-def rollouts_file(run_dir: Path) -> Path:
-    """The run's rollouts file: the trainer's `rollouts/rollouts.jsonl` or `rollouts.jsonl`, or a record's `.gz`.
-
-    `RUN_DIR/rollouts.jsonl.gz` is a run's record kept in git (docs/runs/).
-
-    Raises:
-        ConfigError: none exists; the message names the first two.
-    """
-    names = ("rollouts/rollouts.jsonl", "rollouts.jsonl", "rollouts.jsonl.gz")
-    for candidate in (run_dir / name for name in names):
-        if candidate.is_file():
-            return candidate
-    raise ConfigError(f"no rollouts.jsonl in {run_dir} or {run_dir / 'rollouts'} (a run's output_dir)")
-
-
-def read_rollout_rows(source: Path) -> list[tuple[int, dict]]:
-    """(line number, object) for each non-empty line of a `rollouts.jsonl` (or `.jsonl.gz`).
-
-    Raises:
-        ConfigError: the file is not text, or a line is not a JSON object; the line names file:line.
-    """
-    if source.suffix == ".gz":
-        try:
-            text = gzip.decompress(source.read_bytes()).decode("utf-8")
-        except (OSError, EOFError, UnicodeDecodeError) as err:
-            raise ConfigError(f"{source} is not a gzipped rollouts.jsonl ({err}); give a run's rollouts") from err
-    else:
-        text = read_text(source, "a run's rollouts.jsonl")
-    rows = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except ValueError as err:
-            raise ConfigError(f"{source}:{number}: not a rollout (not JSON: {err})") from err
-        if not isinstance(row, dict):
-            raise ConfigError(f"{source}:{number}: not a rollout (a JSON {type(row).__name__}, not an object)")
-        rows.append((number, row))
-    return rows
 
 
 def add_rollouts(run_dir: Path, pool_dir: Path, min_reward: float = 0.0) -> AddSummary:
