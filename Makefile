@@ -83,7 +83,7 @@ install: .stamps/apt .stamps/npm .stamps/venv
 check: .stamps/npm .stamps/check-venv
 	$(CHECK_VENV)/bin/ruff check .
 	$(CHECK_VENV)/bin/ruff format --check .
-	$(CHECK_VENV)/bin/pytest -m "$(CHECK_MARKS)" -p no:cacheprovider
+	$(CHECK_VENV)/bin/pytest -m "$(CHECK_MARKS)" -p no:cacheprovider $(ARGS)
 
 demo: install
 	$(VENV)/bin/watercolour demo

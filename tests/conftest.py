@@ -143,20 +143,32 @@ def pytest_report_header(config):  # noqa: ANN001, ANN201
 FIXTURE_MARKS = {"server_url": {"server", "browser"}, "renderer": {"browser"}, "hpsv3_space": {"server"}}
 
 
-@pytest.fixture(autouse=True)
-def _the_marks_say_what_a_test_needs(request, monkeypatch):
-    """A test carries the marks of the shared fixtures it uses, and one of `make check`'s lane
-    that starts a process carries `cli` (so that `-m "not cli"` leaves every subprocess out)."""
-    marks = {mark.name for mark in request.node.iter_markers()}
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):  # noqa: ANN001, ANN201
+    """A test carries the marks of the shared fixtures it uses: checked before any fixture is set
+    up, so an unmarked test never starts the server or Chromium it did not declare."""
+    marks = {mark.name for mark in item.iter_markers()}
     for fixture, needed in FIXTURE_MARKS.items():
-        if fixture in request.fixturenames and not needed <= marks:
-            raise AssertionError(f"{request.node.nodeid} uses {fixture}: mark it {sorted(needed - marks)}")
-    if not marks & (HEAVY_MARKS | {"cli"}):
+        if fixture in item.fixturenames and not needed <= marks:
+            pytest.fail(f"{item.nodeid} uses {fixture}: mark it {sorted(needed - marks)}", pytrace=False)
 
-        def refused(self, args, *rest, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
-            raise AssertionError(f"{request.node.nodeid} starts {args!r}: mark it `cli` (pyproject's markers)")
 
-        monkeypatch.setattr(subprocess.Popen, "__init__", refused)
+@pytest.fixture(autouse=True)
+def _a_process_is_declared(request, monkeypatch):
+    """A test of `make check`'s lane that starts a process carries `cli` (so that `-m "not cli"`
+    leaves every subprocess out): the ways Python starts one are refused to it."""
+    if {mark.name for mark in request.node.iter_markers()} & (HEAVY_MARKS | {"cli"}):
+        yield
+        return
+
+    def refused(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        command = args[1] if args and isinstance(args[0], subprocess.Popen) else args[0] if args else kwargs
+        raise AssertionError(f"{request.node.nodeid} starts {command!r}: mark it `cli` (pyproject's markers)")
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", refused)
+    for name in ("system", "posix_spawn", "posix_spawnp", "execv", "execve", "execvp", "fork"):
+        if hasattr(os, name):
+            monkeypatch.setattr(os, name, refused)
     yield
 
 

@@ -113,10 +113,17 @@ class ResetOptions(BaseModel):
         unknown = sorted(bad - set(cls.model_fields))
         name = next((n for n in ("episode_id", *unknown[:1], *cls.model_fields) if n in bad), "")
         value = options.get(name)
-        given = repr(str(value)[:40])
+        given = _shown(value)
         if name in unknown:
-            return f"unknown reset option(s) {', '.join(unknown)}; reset takes {', '.join(cls.model_fields)}"
+            names = ", ".join(_shown(n)[1:-1] for n in unknown[:3]) + (", ..." if len(unknown) > 3 else "")
+            return f"unknown reset option(s) {names}; reset takes {', '.join(cls.model_fields)}"
         if name == "subject" and isinstance(value, str) and value.strip():
+            if not value.isprintable():
+                where = next(i for i, ch in enumerate(value) if not ch.isprintable())
+                return (
+                    f"subject must be at most {MAX_SUBJECT_CHARS} printable characters; character {where} "
+                    f"({ascii(value[where])}) is a control or invisible one"
+                )
             return f"subject must be at most {MAX_SUBJECT_CHARS} printable characters ({len(value)} given)"
         return {
             "episode_id": "episode_id must be a string of at most 255 characters (OpenEnv's HTTP limit) or null",
@@ -126,3 +133,18 @@ class ResetOptions(BaseModel):
             "weights": f"weights must be an object of weights by component or a preset name, not {given}",
             "references": f"references must be an integer in [1, {MAX_REFERENCES}] or null, not {given}",
         }[name]
+
+
+def _shown(value: object) -> str:
+    """`value` quoted for a one-line message, never raising itself.
+
+    At most 40 characters, escaped when not printable, its type named when JSON has no such type
+    (a NumPy integer); a value `str` refuses (an int of 5,000 digits) is named by its type.
+    """
+    try:
+        text = str(value)[:40]
+    except Exception:  # noqa: BLE001 - whatever str() raises, the message still names the option
+        text = f"a {type(value).__name__} too long to show"
+    quoted = repr(text) if text.isprintable() else f"'{ascii(text)[1:-1]}'"
+    plain = value is None or type(value) in (bool, int, float, str, list, dict)
+    return quoted + ("" if plain else f" (a {type(value).__name__})")

@@ -33,6 +33,8 @@ def test_the_client_waits_out_the_servers_default_episode_deadline_and_more():
         ({"subject": "x" * 201}, r"at most 200 printable characters \(201 given\)"),
         ({"references": 33}, r"references must be an integer in \[1, 32\]"),
         ({"seeds": 3}, r"unknown reset option\(s\) seeds; reset takes seed, episode_id, subject"),
+        ({"seed": 10**5000}, r"seed must be an integer in \[0, 4294967295\] or null, not 'a int too long to show'"),
+        ({"subject": "rose\u200b"}, r"character 4 \('\\u200b'\) is a control or invisible one"),
     ],
 )
 def test_the_client_refuses_a_bad_reset_option_before_any_round_trip(options, message):

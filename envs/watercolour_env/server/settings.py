@@ -12,13 +12,20 @@ import contextvars
 import functools
 import math
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, Field, PrivateAttr, SecretStr, ValidationError, create_model, model_validator
 from pydantic.fields import FieldInfo
-from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    SettingsError,
+)
 
 from watercolour_env.errors import ConfigError
 from watercolour_env.limits import DEFAULT_EPISODE_DEADLINE_S, DEFAULT_MAX_REPLY_BYTES
@@ -264,6 +271,10 @@ def load_settings(environ: Mapping[str, str] | None = None, /, **overrides: obje
     given = _GIVEN_ENVIRON.set(None if environ is None else dict(environ))
     try:
         return cls(**overrides)  # type: ignore[arg-type]
+    except SettingsError as err:  # a JSON field's value that is not JSON
+        field = re.search(r'field "(\w+)"', str(err))
+        name = f"WATERCOLOUR_{field.group(1).upper()}" if field else "a WATERCOLOUR_* JSON setting"
+        raise ConfigError(f"invalid WATERCOLOUR_* setting: {name} is not JSON ({err.__cause__ or err})") from err
     except ValidationError as err:
         reasons = [
             (f"WATERCOLOUR_{str(e['loc'][0]).upper()}: " if e["loc"] else "") + e["msg"].removeprefix("Value error, ")

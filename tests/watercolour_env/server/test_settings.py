@@ -199,3 +199,11 @@ def test_given_variables_are_read_instead_of_the_processs_which_stay_untouched(m
     assert load_settings({}).port == 8000  # the process's 9999 does not leak in
     with pytest.raises(ConfigError, match="unknown setting WATERCOLOUR_PROT; did you mean WATERCOLOUR_PORT"):
         load_settings({"WATERCOLOUR_PROT": "1"})
+
+
+@pytest.mark.parametrize("mix", ["{love:1", "", '{"love": NaN}', '{"love": 1.5, "okay": -0.5}'])
+def test_a_reference_mix_that_is_not_json_or_not_a_distribution_is_one_named_line(mix):
+    given = {"WATERCOLOUR_REFERENCE_MIX": mix, "WATERCOLOUR_WEIGHT_JUDGE": "0.1", "WATERCOLOUR_WEIGHT_EMBEDDED": "0.8"}
+    with pytest.raises(ConfigError, match="WATERCOLOUR_REFERENCE_MIX") as refused:
+        load_settings({**given, "WATERCOLOUR_JUDGE_TOKEN": "t"})
+    assert "\n" not in str(refused.value)

@@ -373,8 +373,8 @@ class JudgeTerm(Term):
     def check(cls, options: JudgeOptions, weight: float, source: str) -> str | None:
         """Refuses a mix that is not a distribution, and a weight the endpoint cannot serve."""
         shares = options.reference_mix.values()
-        if not shares or any(v < 0 for v in shares) or abs(sum(shares) - 1.0) > 1e-6:
-            return f"WATERCOLOUR_REFERENCE_MIX shares must be >= 0 and sum to 1, got {options.reference_mix}"
+        if not shares or not all(0 <= v <= 1 for v in shares) or abs(sum(shares) - 1.0) > 1e-6:  # NaN too
+            return f"WATERCOLOUR_REFERENCE_MIX shares must be in [0, 1] and sum to 1, got {options.reference_mix}"
         if weight > 0 and not options.model:
             return f"{source} weighs the judge at {weight:g}: set WATERCOLOUR_JUDGE_MODEL"
         if weight > 0 and "huggingface.co" in options.base_url and options.token is None:
