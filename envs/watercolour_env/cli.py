@@ -18,6 +18,7 @@ from watercolour_env.curate.commands import pool_app
 from watercolour_env.deploy.commands import deploy_app
 from watercolour_env.errors import read_text
 from watercolour_env.limits import MAX_SEED
+from watercolour_env.prompt import DEFAULT_SUBJECT
 
 app = typer.Typer(
     help="Teach language models to paint watercolours with p5.brush.",
@@ -189,6 +190,18 @@ def episode(
 
 
 app.command("audit")(audit_command)
+
+
+@app.command()
+def prompt(
+    subject: str = typer.Option(DEFAULT_SUBJECT, help="What to paint, as reset takes it (1-200 printable characters)."),
+) -> None:
+    """Print the system prompt and the user prompt that reset hands a policy for SUBJECT."""
+    from watercolour_env.models import ResetOptions
+    from watercolour_env.prompt import SYSTEM_PROMPT, user_prompt
+
+    ResetOptions.check(subject=subject)  # the bounds a reset holds it to, in the server's words
+    typer.echo(f"{SYSTEM_PROMPT}\n\n{user_prompt(subject.strip())}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,46 @@
+"""The prompt a policy gets: printed by `watercolour prompt`, and documented once."""
+
+import re
+import subprocess
+
+import pytest
+
+from tests.conftest import REPO, WATERCOLOUR
+
+TEN = {
+    "scaleBrushes",
+    "noStroke",
+    "fill",
+    "noFill",
+    "fillBleed",
+    "fillTexture",
+    "beginShape",
+    "vertex",
+    "endShape",
+    "circle",
+}
+
+
+@pytest.mark.cli
+def test_the_command_prints_the_system_prompt_then_the_subjects_user_prompt():
+    done = subprocess.run([WATERCOLOUR, "prompt", "--subject", " a jellyfish "], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    system, _, user = done.stdout.rpartition("\n\n")
+    assert user.strip() == "Paint a jellyfish as a loose watercolour. Reply with one ```js code block like the example."
+    allowed = re.search(r"Paint only with these ten p5.brush methods: (.*)\.\n", system).group(1)
+    assert {name.strip().removeprefix("brush.") for name in allowed.split(",")} == TEN
+
+
+@pytest.mark.cli
+def test_a_subject_reset_would_refuse_is_refused_in_one_line():
+    done = subprocess.run([WATERCOLOUR, "prompt", "--subject", "x" * 201], capture_output=True, text=True)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "error: subject must be at most 200 printable characters (201 given)\n"
+
+
+def test_the_docs_list_the_ten_methods_the_gate_allows():
+    from watercolour_env.sketch import ALLOWED_BRUSH_METHODS
+
+    text = (REPO / "docs" / "environment.md").read_text()
+    section = text[text.index("## The prompt") : text.index("## Observation")]
+    assert set(re.findall(r"`brush\.(\w+)`", section)) == TEN == set(ALLOWED_BRUSH_METHODS)
