@@ -1,23 +1,14 @@
 """The GPU machine's kit: what it carries, and the parts' check and join there (bench/gpu_kit*.py)."""
 
 import hashlib
-import importlib.util
 import json
 import tarfile
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, bench_module
 
-
-def load(name):
-    spec = importlib.util.spec_from_file_location(name, REPO / "bench" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-kit, up = load("gpu_kit"), load("gpu_kit_up")
+kit, up = bench_module("gpu_kit"), bench_module("gpu_kit_up")
 
 
 @pytest.mark.train
