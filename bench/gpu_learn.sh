@@ -9,9 +9,10 @@
 # from the record kept in the repository, docs/runs/<name>/: its checkpoint (the adapter and the
 # trainer's state, without the optimiser's) and its rollouts. On a machine still warm from an
 # earlier call, the run's own folder holds the full checkpoint, and that one is used.
-# At the end the run's record goes under $OUT/record (what docs/runs/<name>/ keeps: rollouts
+# At the end the run's record goes into $OUT/record.tar (what docs/runs/<name>/ keeps: rollouts
 # gzipped without PNGs, curve, config, trainer state, the last checkpoint without the optimiser's
-# state), and the logs under $OUT/logs.
+# state), and the logs into $OUT/logs.tar: a call returns at most 8 files, and the record alone
+# has 9 (on 2026-12-05 the checkpoint's trainer state and random generators were left out).
 set -euo pipefail
 config=${1:-trainer/configs/h200-learn.yaml}
 shift || true
@@ -44,22 +45,27 @@ train_s=${TRAIN_SECONDS:-420}
 timeout --signal=INT $((train_s + 150)) watercolour train --config "$config" --stop_after_s "$train_s" "$@" 2>&1 \
   | tee /tmp/kit/train.log || status=$?
 out=${OUT:-/tmp/kit/out}
-mkdir -p "$out/record" "$out/logs"
-cp /tmp/kit/train.log /tmp/kit/server.log "$out/logs/"
-cp "$config" "$out/record/config.yaml"
+pack=$(mktemp -d)
+mkdir -p "$pack/record" "$pack/logs"
+cp /tmp/kit/train.log /tmp/kit/server.log "$pack/logs/"
+cp "$config" "$pack/record/config.yaml"
 if [ -f "$run_dir/rollouts/rollouts.jsonl" ]; then
-  gzip -c "$run_dir/rollouts/rollouts.jsonl" > "$out/record/rollouts.jsonl.gz"
+  gzip -c "$run_dir/rollouts/rollouts.jsonl" > "$pack/record/rollouts.jsonl.gz"
 fi
-cp "$run_dir/rollouts/curve.csv" "$out/record/" 2>/dev/null || true
+cp "$run_dir/rollouts/curve.csv" "$pack/record/" 2>/dev/null || true
 last=$(ls -d "$run_dir"/checkpoint-* 2>/dev/null | sort -V | tail -1 || true)
 if [ -n "$last" ]; then
-  cp "$last/trainer_state.json" "$out/record/"
+  cp "$last/trainer_state.json" "$pack/record/"
   # what a resumed run needs but the optimiser's state (twice the adapter): a new session's run
   # starts Adam afresh, its learning rate warming up again (docs/gpu-run.md)
-  slim="$out/record/$(basename "$last")"
+  slim="$pack/record/$(basename "$last")"
   mkdir -p "$slim"
   for f in adapter_config.json adapter_model.safetensors trainer_state.json rng_state.pth; do
     if [ -f "$last/$f" ]; then cp "$last/$f" "$slim/"; fi
   done
 fi
+mkdir -p "$out"
+tar -C "$pack" -cf "$out/record.tar" record
+tar -C "$pack" -cf "$out/logs.tar" logs
+rm -rf "$pack"
 exit $status
