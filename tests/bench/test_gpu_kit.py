@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+import subprocess
 import tarfile
 
 import pytest
@@ -82,3 +83,14 @@ def test_the_tree_counts_tracked_and_unignored_files_but_not_ignored_ones():
     finally:
         ignored.unlink(missing_ok=True)
         untracked.unlink(missing_ok=True)
+
+
+@pytest.mark.cli
+def test_a_runs_record_under_docs_is_kept_and_the_kit_folder_is_not():
+    # `runs/` once ignored docs/runs/ too, and a record that git ignores is lost with the session
+    kept = ["docs/runs/h200-learn/curve.csv", "docs/runs/h200-learn/checkpoint-29/rng_state.pth"]
+    ignored = ["runs/kit/part-00", "docs/runs/h200-learn/paintings/x.png"]
+    answer = subprocess.run(
+        ["git", "check-ignore", "--no-index", *kept, *ignored], cwd=REPO, capture_output=True, text=True
+    )
+    assert answer.stdout.split() == ignored
