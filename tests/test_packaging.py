@@ -36,12 +36,14 @@ def test_a_wheel_carries_the_starter_pool_and_an_install_of_it_loads_the_pool_ou
     probe = (
         "import json, watercolour_env\n"
         "from watercolour_env.pool import STARTER_POOL, Pool\n"
-        "print(json.dumps([watercolour_env.__file__, Pool.load(str(STARTER_POOL)).counts()]))\n"
+        "pool = Pool.load(str(STARTER_POOL))\n"
+        "print(json.dumps([watercolour_env.__file__, pool.counts(), pool.subject]))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(tmp_path / "site")}
     run = subprocess.run(
         [sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=True
     )
-    where, counts = json.loads(run.stdout.splitlines()[-1])
+    where, counts, subject = json.loads(run.stdout.splitlines()[-1])
+    assert subject == "a peach hibiscus"  # pool.toml travels: the rows say "a hibiscus"
     assert where.startswith(str(tmp_path / "site"))  # the installed copy, not the checkout
     assert counts == {"love": tiers["love"], "okay": tiers["okay"], "nope": tiers["nope"]}

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from watercolour_env.errors import ConfigError
-from watercolour_env.prompt import DEFAULT_SUBJECT
 from watercolour_trainer.policy import EMBEDDED_POLICY
 
 SEED_FLAGS: dict[str, tuple[str, ...]] = {
@@ -58,7 +57,10 @@ class WatercolourArguments:
         },
     )
     model: str = field(default=EMBEDDED_POLICY, metadata={"help": "Model id, folder, .gguf, or the embedded policy."})
-    subject: str = field(default=DEFAULT_SUBJECT, metadata={"help": "What every prompt asks to paint."})
+    subject: str | None = field(
+        default=None,
+        metadata={"help": "What every prompt asks to paint; the server's default (its pool's subject) when unset."},
+    )
     references: int | None = field(
         default=None,
         metadata={"help": "Pool references the judge compares each painting with, 1-32; the deployment's when unset."},

@@ -28,7 +28,7 @@ from trl import SFTConfig, SFTTrainer, TrlParser
 
 from watercolour_env.errors import ConfigError
 from watercolour_env.pool import Pool, Tier
-from watercolour_env.prompt import SYSTEM_PROMPT, user_prompt
+from watercolour_env.prompt import system_prompt, user_prompt
 from watercolour_trainer.arguments import with_config_flag
 from watercolour_trainer.policy import EMBEDDED_POLICY, load_policy
 
@@ -63,6 +63,9 @@ class SFTArguments:
 def sketch_examples(pool: Pool, tiers: list[Tier]) -> list[dict]:
     """One prompt-completion example per painting of `tiers`, in pool order.
 
+    The system prompt carries the pool's hint and the user prompt the painting's own subject
+    (`pool.toml` and each row's `subject`), so a pool of jellyfish teaches jellyfish.
+
     Returns:
         Rows with `prompt` ([system, user] messages), `completion` ([assistant] message, the
         sketch in a ```js block), and `id` / `tier` for provenance.
@@ -78,7 +81,7 @@ def sketch_examples(pool: Pool, tiers: list[Tier]) -> list[dict]:
             rows.append(
                 {
                     "prompt": [
-                        {"role": "system", "content": SYSTEM_PROMPT},
+                        {"role": "system", "content": system_prompt(pool.prompt.hint)},
                         {"role": "user", "content": user_prompt(ref.subject)},
                     ],
                     "completion": [{"role": "assistant", "content": f"```js\n{ref.sketch.strip()}\n```"}],

@@ -18,7 +18,7 @@ from watercolour_env.curate.commands import pool_app
 from watercolour_env.deploy.commands import deploy_app
 from watercolour_env.errors import read_text
 from watercolour_env.limits import MAX_SEED
-from watercolour_env.prompt import DEFAULT_SUBJECT
+from watercolour_env.pool import STARTER_POOL
 
 app = typer.Typer(
     help="Teach language models to paint watercolours with p5.brush.",
@@ -194,14 +194,21 @@ app.command("audit")(audit_command)
 
 @app.command()
 def prompt(
-    subject: str = typer.Option(DEFAULT_SUBJECT, help="What to paint, as reset takes it (1-200 printable characters)."),
+    subject: str = typer.Option(
+        None, help="What to paint, as reset takes it (1-200 printable characters); the pool's subject when omitted."
+    ),
+    pool: str = typer.Option(
+        str(STARTER_POOL), envvar="WATERCOLOUR_POOL", help="The pool whose subject and hint (pool.toml) to use."
+    ),
 ) -> None:
     """Print the system prompt and the user prompt that reset hands a policy for SUBJECT."""
     from watercolour_env.models import ResetOptions
-    from watercolour_env.prompt import SYSTEM_PROMPT, user_prompt
+    from watercolour_env.pool import Pool
+    from watercolour_env.prompt import system_prompt, user_prompt
 
     ResetOptions.check(subject=subject)  # the bounds a reset holds it to, in the server's words
-    typer.echo(f"{SYSTEM_PROMPT}\n\n{user_prompt(subject.strip())}")
+    loaded = Pool.load(pool)
+    typer.echo(f"{system_prompt(loaded.prompt.hint)}\n\n{user_prompt((subject or loaded.subject).strip())}")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,12 @@ from watercolour_env.sketch import ALLOWED_BRUSH_METHODS
 
 DEFAULT_SUBJECT = "a peach hibiscus"
 
-SYSTEM_PROMPT = f"""You paint watercolours by writing p5.js sketches with the p5.brush library.
+PETAL_HINT = "Paint each petal two or three times: a large wash first, then a smaller, more opaque one inside."
+"""The starter pool's hint (its `pool.toml`): the layering its loved paintings share."""
+GENERIC_HINT = "Paint each shape two or three times: a large wash first, then a smaller, more opaque one inside."
+"""The hint of a pool that declares none: the same layering, naming no part of any subject."""
+
+_TEMPLATE = f"""You paint watercolours by writing p5.js sketches with the p5.brush library.
 Reply with one JavaScript code block and nothing else.
 
 Rules:
@@ -22,7 +27,7 @@ Rules:
 - brush.fill(hex colour, opacity 0-255); brush.fillBleed(0..1); brush.fillTexture(0..1, 0..1);
   brush.circle(x, y, radius); brush.beginShape(curvature 0..1), brush.vertex(x, y),
   brush.endShape(true) for closed shapes.
-- Paint each petal two or three times: a large wash first, then a smaller, more opaque one inside.
+- {{hint}}
 - No text, no images, no other libraries, no network.
 
 Example:
@@ -46,6 +51,20 @@ function draw() {{
   brush.circle(300, 300, 25);
 }}
 ```"""
+
+
+def system_prompt(hint: str | None = None) -> str:
+    """The system prompt with a pool's hint line (`GENERIC_HINT` when None).
+
+    Example:
+        >>> "petal" in system_prompt(PETAL_HINT), "petal" in system_prompt()
+        (True, False)
+    """
+    return _TEMPLATE.replace("{hint}", hint or GENERIC_HINT)
+
+
+SYSTEM_PROMPT = system_prompt(PETAL_HINT)
+"""The starter pool's system prompt (the default deployment's): what the shipped adapters learnt."""
 
 
 REPLY_PRIMER = (

@@ -1,5 +1,6 @@
 """The prompt a policy gets: printed by `watercolour prompt`, and documented once."""
 
+import os
 import re
 import subprocess
 
@@ -44,3 +45,28 @@ def test_the_docs_list_the_ten_methods_the_gate_allows():
     text = (REPO / "docs" / "environment.md").read_text()
     section = text[text.index("## The prompt") : text.index("## Observation")]
     assert set(re.findall(r"`brush\.(\w+)`", section)) == TEN == set(ALLOWED_BRUSH_METHODS)
+
+
+@pytest.mark.cli
+def test_the_command_reads_the_pools_subject_and_hint(tmp_path):
+    import shutil
+
+    from watercolour_env.pool import STARTER_POOL
+
+    starter = subprocess.run([WATERCOLOUR, "prompt"], capture_output=True, text=True)
+    assert "- Paint each petal two or three times" in starter.stdout
+    assert starter.stdout.endswith(
+        "\n\nPaint a peach hibiscus as a loose watercolour. Reply with one ```js code block like the example.\n"
+    )
+    shutil.copytree(STARTER_POOL, tmp_path / "pool")
+    (tmp_path / "pool" / "pool.toml").write_text('subject = "a jellyfish"\nhint = "Paint each bell twice."\n')
+    jellyfish = subprocess.run(
+        [WATERCOLOUR, "prompt"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "WATERCOLOUR_POOL": str(tmp_path / "pool")},
+    )
+    assert "\n- Paint each bell twice.\n" in jellyfish.stdout and "petal" not in jellyfish.stdout
+    assert jellyfish.stdout.endswith(
+        "\n\nPaint a jellyfish as a loose watercolour. Reply with one ```js code block like the example.\n"
+    )

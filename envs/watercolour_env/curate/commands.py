@@ -31,10 +31,15 @@ def pool_render(
     folder: Path = typer.Argument(..., exists=True, file_okay=False, help="Pool folder with sketches/*.js."),
     workers: int = typer.Option(None, min=1, max=64, help="Parallel renders, 1-64; the CPU count when omitted."),
     seed: int = typer.Option(0, min=0, max=MAX_SEED, help="Render seed of new paintings, in [0, 2**32)."),
+    subject: str = typer.Option(
+        None,
+        help="What the paintings are of, e.g. 'a jellyfish'; kept in FOLDER/pool.toml. Its pool.toml's when omitted.",
+    ),
 ) -> None:
     """Render every sketch of a pool folder (parallel, resumable) and update pool.jsonl.
 
-    A sketch the environment's gate rejects is left out of the pool and named; then the exit code is 1.
+    New rows carry the pool's subject (--subject, or pool.toml's). A sketch the environment's gate
+    rejects is left out of the pool and named; then the exit code is 1.
     """
     from watercolour_env.curate.render import render_folder
     from watercolour_env.server.sandbox import Renderer
@@ -42,7 +47,7 @@ def pool_render(
 
     settings = load_settings()
     with Renderer.from_settings(settings, **({"workers": workers} if workers else {})) as renderer:
-        summary = render_folder(folder, renderer, seed=seed)
+        summary = render_folder(folder, renderer, seed=seed, subject=subject)
     typer.echo(f"rendered {len(summary.rendered)}, up to date {len(summary.skipped)}, failed {len(summary.failed)}")
     for name, reason in summary.failed.items():
         typer.echo(f"  {name}: {reason}")

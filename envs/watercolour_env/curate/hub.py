@@ -1,7 +1,7 @@
 """A pool to and from a Hugging Face dataset, with its card.
 
-`--dry-run` writes exactly what would be uploaded (a Parquet shard and README.md) to a local
-folder instead.
+`--dry-run` writes exactly what would be uploaded (a Parquet shard, README.md and the pool's
+`pool.toml`) to a local folder instead.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from pathlib import Path
 
 from watercolour_env.errors import ConfigError
 from watercolour_env.pool import Pool, PoolRow, write_manifest
+from watercolour_env.pool.declaration import DECLARATION, write_declaration
 from watercolour_env.terms import TIER_NAMES
 
 log = logging.getLogger(__name__)
@@ -57,7 +58,9 @@ def dataset_card(pool: Pool, folder: Path | None) -> str:
     counts = ", ".join(f"{n} {tier}" for tier, n in pool.counts().items())
     return (
         "---\nlicense: apache-2.0\ntags: [watercolour, p5.brush, reference-pool]\n---\n\n"
-        f"# Watercolour reference pool\n\nHand-rated paintings ({counts}) for the watercolour environment.\n"
+        f"# Watercolour reference pool: {pool.subject}\n\n"
+        f"Hand-rated paintings of {pool.subject} ({counts}) for the watercolour environment. "
+        f"An episode asks for {pool.subject!r} unless reset names another subject.\n"
     )
 
 
@@ -82,18 +85,26 @@ def push(
     pool = Pool.from_folder(folder)
     dataset = pool_dataset(pool)
     card = dataset_card(pool, folder)
+    files = {"README.md": card.encode()}
+    declaration = pool.prompt.to_toml()
+    if declaration:
+        files[DECLARATION] = declaration.encode()
     if dry_run is not None:
         (dry_run / "data").mkdir(parents=True, exist_ok=True)
         dataset.to_parquet(str(dry_run / SHARD))
-        (dry_run / "README.md").write_text(card, encoding="utf-8")
-        return [Path(SHARD), Path("README.md")], None
-    from huggingface_hub import HfApi
+        for name, content in files.items():
+            (dry_run / name).write_bytes(content)
+        return [Path(SHARD), *map(Path, files)], None
+    from huggingface_hub import CommitOperationAdd, HfApi
 
     dataset.push_to_hub(repo_id, private=private)
-    commit = HfApi().upload_file(
-        path_or_fileobj=card.encode(), path_in_repo="README.md", repo_id=repo_id, repo_type="dataset"
+    commit = HfApi().create_commit(
+        repo_id,
+        [CommitOperationAdd(path_in_repo=name, path_or_fileobj=content) for name, content in files.items()],
+        commit_message="The pool's card and declaration",
+        repo_type="dataset",
     )
-    return [Path(SHARD), Path("README.md")], commit.oid
+    return [Path(SHARD), *map(Path, files)], commit.oid
 
 
 def write_folder(pool: Pool, folder: Path) -> None:
@@ -108,3 +119,4 @@ def write_folder(pool: Pool, folder: Path) -> None:
             PoolRow(r.id, f"images/{r.id}.png", f"sketches/{r.id}.js", r.tier, r.subject, r.author, r.seed, r.notes)
         )
     write_manifest(folder, rows)
+    write_declaration(folder, pool.prompt)

@@ -15,6 +15,8 @@ from tqdm import tqdm
 
 from watercolour_env.errors import ConfigError
 from watercolour_env.pool import PoolRow, Tier, read_manifest, write_manifest
+from watercolour_env.pool.declaration import DECLARATION, PoolPrompt, read_declaration, write_declaration
+from watercolour_env.pool.loader import MANIFEST
 from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR, GateResult, check_render, check_source, sandbox_detail
 from watercolour_env.server.sandbox import Renderer, RenderResult, RenderStatus, paint_fraction
 from watercolour_env.terms import Violation
@@ -34,8 +36,44 @@ class RenderSummary:
     failed: dict[str, str] = field(default_factory=dict)
 
 
+def pool_subject(folder: Path, asked: str | None = None) -> str:
+    """What a pool folder's new paintings are of: `asked`, else its `pool.toml`'s, else its rows'.
+
+    The rows' subject counts only when every row of `pool.jsonl` names the same one. A subject
+    found here and not yet declared is written to `pool.toml`, so the next render, the loader,
+    `sft` and `pool push` all read it from there.
+
+    Raises:
+        ConfigError: no subject can be told (a new folder rendered without `--subject`), or the
+            one given is out of a reset's bounds.
+    """
+    folder = Path(folder)
+    declared = read_declaration(folder)
+    subject = asked or declared.subject
+    if subject is None and (folder / MANIFEST).is_file():
+        named = {row.subject for row in read_manifest(folder, subject="")}
+        subject = named.pop() if len(named) == 1 else None
+    if not subject:
+        raise ConfigError(
+            f"say what the paintings of {folder} are of: `watercolour pool render {folder} --subject 'a jellyfish'` "
+            f"(kept in {folder / DECLARATION})"
+        )
+    try:
+        if declared.subject is None:
+            write_declaration(folder, PoolPrompt(subject, declared.hint))
+        else:
+            PoolPrompt(subject)
+    except ValueError as err:
+        raise ConfigError(f"--subject: {err}") from err
+    return subject
+
+
 def render_folder(
-    folder: Path, renderer: Renderer, seed: int = 0, paint_floor: float = DEFAULT_PAINT_FLOOR
+    folder: Path,
+    renderer: Renderer,
+    seed: int = 0,
+    paint_floor: float = DEFAULT_PAINT_FLOOR,
+    subject: str | None = None,
 ) -> RenderSummary:
     """Renders every `sketches/*.js` of a pool folder into `images/`, updating `pool.jsonl`.
 
@@ -51,16 +89,18 @@ def render_folder(
         renderer: a started or startable renderer.
         seed: render seed for new rows (existing rows keep theirs).
         paint_floor: paint fraction under which a render counts as blank (the gate's floor).
+        subject: what new rows are of; the pool's when None (`pool_subject`).
 
     Raises:
-        ConfigError: the folder has no `sketches/*.js`.
+        ConfigError: the folder has no `sketches/*.js`, or no subject can be told.
     """
     folder = Path(folder)
     sketches = sorted((folder / "sketches").glob("*.js"))
     if not sketches:
         raise ConfigError(f"no sketches/*.js in {folder}: put the pool's sketches there first")
+    subject = pool_subject(folder, subject)
     (folder / "images").mkdir(exist_ok=True)
-    rows = {r.id: r for r in read_manifest(folder)} if (folder / "pool.jsonl").exists() else {}
+    rows = {r.id: r for r in read_manifest(folder, subject)} if (folder / MANIFEST).exists() else {}
     summary = RenderSummary()
     todo = []
     for path in sketches:
@@ -92,7 +132,7 @@ def render_folder(
                 continue
             (folder / "images" / f"{path.stem}.png").write_bytes(result.png)
             row = rows.get(path.stem) or PoolRow(
-                path.stem, f"images/{path.stem}.png", f"sketches/{path.name}", seed=seed
+                path.stem, f"images/{path.stem}.png", f"sketches/{path.name}", subject=subject, seed=seed
             )
             rows[path.stem] = row
             summary.rendered.append(path.stem)

@@ -8,6 +8,7 @@ Folder layout:
     pool.jsonl        one JSON object per painting: id, tier (love / okay / nope, or null while
                       unrated), image, sketch (paths relative to the folder), subject, author,
                       seed, notes
+    pool.toml         optional: the subject it asks for and the prompt's hint (pool/declaration.py)
     subjects.txt      optional: subjects the pool covers beyond its paintings' (pool/subjects.py)
     images/<id>.png   the 600x600 render
     sketches/<id>.js  the p5.brush source that made it
@@ -23,6 +24,7 @@ from pathlib import Path
 from PIL import Image
 
 from watercolour_env.errors import ConfigError, read_text
+from watercolour_env.pool.declaration import DECLARATION, PoolPrompt, parse_declaration, read_declaration
 from watercolour_env.pool.subjects import SubjectCoverage, declared_subjects
 from watercolour_env.prompt import DEFAULT_SUBJECT
 from watercolour_env.terms import TIER_NAMES, Tier
@@ -53,8 +55,8 @@ class PoolRow:
         return row
 
     @classmethod
-    def from_json(cls, row: dict) -> PoolRow:
-        """Parses a pool.jsonl row.
+    def from_json(cls, row: dict, subject: str = DEFAULT_SUBJECT) -> PoolRow:
+        """Parses a pool.jsonl row; `subject` is the pool's, for a row that names none.
 
         Raises:
             ValueError: an unknown tier or a missing field.
@@ -66,7 +68,7 @@ class PoolRow:
         return cls(
             **fields,
             tier=Tier(tier) if tier else None,
-            subject=row.get("subject", DEFAULT_SUBJECT),
+            subject=row.get("subject") or subject,
             author=row.get("author", ""),
             seed=int(row.get("seed", 0)),
             notes=row.get("notes", ""),
@@ -95,6 +97,7 @@ class Pool:
         source: where the pool came from (a folder path or `user/name@revision`), for messages.
         declared_subjects: subjects the pool declares it covers beyond its paintings' own
             (`subjects.txt` of a folder; see `subjects.py`).
+        prompt: the pool's declared subject and prompt hint (`pool.toml`; see `declaration.py`).
 
     Raises:
         ConfigError: no `love` or no `okay` painting.
@@ -106,11 +109,16 @@ class Pool:
     """
 
     def __init__(
-        self, references: list[Reference], source: str = "", declared_subjects: list[str] | None = None
+        self,
+        references: list[Reference],
+        source: str = "",
+        declared_subjects: list[str] | None = None,
+        prompt: PoolPrompt | None = None,
     ) -> None:
         self.references = references
         self.source = source
         self.declared_subjects = list(declared_subjects or [])
+        self.prompt = prompt or PoolPrompt()
         missing = [t.value for t in (Tier.LOVE, Tier.OKAY) if not self.tier(t)]
         if missing:
             if source and Path(source).is_dir():
@@ -122,6 +130,19 @@ class Pool:
     def tier(self, tier: Tier) -> list[Reference]:
         """The references of one tier, in pool order."""
         return [r for r in self.references if r.tier is tier]
+
+    @property
+    def subject(self) -> str:
+        """What the pool asks for by default: its declared subject, else its loved paintings'.
+
+        Without a `pool.toml` subject, the subject most of the `love` paintings carry (the first
+        in pool order on a tie); the project's default ("a peach hibiscus") for a pool whose
+        paintings name none.
+        """
+        if self.prompt.subject:
+            return self.prompt.subject
+        loved = [r.subject for r in self.tier(Tier.LOVE) if r.subject]
+        return max(loved, key=loved.count) if loved else DEFAULT_SUBJECT
 
     def coverage(self) -> SubjectCoverage:
         """The subjects this pool covers: its paintings' and those it declares."""
@@ -154,7 +175,8 @@ class Pool:
             ConfigError: a missing manifest, an unreadable image or sketch, or failed validation.
         """
         folder = Path(folder)
-        rows = read_manifest(folder)
+        prompt = read_declaration(folder)
+        rows = read_manifest(folder, prompt.subject or DEFAULT_SUBJECT)
         references = []
         for row in rows:
             if row.tier is None:
@@ -166,11 +188,12 @@ class Pool:
             except (OSError, ValueError) as err:
                 raise ConfigError(f"pool {folder}: painting {row.id}: {err}") from err
             references.append(Reference(row.id, row.tier, png, sketch, row.subject, row.author, row.seed, row.notes))
-        return cls(references, source=str(folder), declared_subjects=declared_subjects(folder))
+        return cls(references, source=str(folder), declared_subjects=declared_subjects(folder), prompt=prompt)
 
     @classmethod
-    def from_rows(cls, rows: list[dict], source: str) -> Pool:
+    def from_rows(cls, rows: list[dict], source: str, prompt: PoolPrompt | None = None) -> Pool:
         """A pool from dataset rows with an `image` (PIL image or PNG bytes) and the manifest fields."""
+        prompt = prompt or PoolPrompt()
         references = []
         for row in rows:
             if row.get("tier") is None or row.get("tier") == "":
@@ -193,17 +216,20 @@ class Pool:
                     Tier(TIER_NAMES[tier] if isinstance(tier, int) else tier),
                     png,
                     row.get("sketch", ""),
-                    row.get("subject", ""),
+                    row.get("subject") or prompt.subject or DEFAULT_SUBJECT,
                     row.get("author", ""),
                     int(row.get("seed", 0)),
                     row.get("notes", ""),
                 )
             )
-        return cls(references, source=source)
+        return cls(references, source=source, prompt=prompt)
 
     @classmethod
     def from_hub(cls, repo_id: str, revision: str | None = None) -> Pool:
         """A pool from a Hugging Face dataset (split `train`), pinned by revision when given.
+
+        The dataset's `pool.toml`, when it has one, is read at the same revision. `repo_id` may
+        also be a folder that `pool push --dry-run` wrote.
 
         Raises:
             ConfigError: `datasets` is missing or the dataset cannot be loaded.
@@ -218,11 +244,28 @@ class Pool:
             dataset = dataset.cast_column("image", datasets.Image(decode=False))
         except Exception as err:  # noqa: BLE001 (network, auth, missing repo: all a configuration problem here)
             raise ConfigError(f"could not load the pool dataset {repo_id}@{revision or 'main'}: {err}") from err
-        return cls.from_rows(list(dataset), source=f"{repo_id}@{revision or 'main'}")
+        source = f"{repo_id}@{revision or 'main'}"
+        return cls.from_rows(list(dataset), source=source, prompt=_hub_declaration(repo_id, revision, source))
 
 
-def read_manifest(folder: Path) -> list[PoolRow]:
-    """The rows of `folder/pool.jsonl`.
+def _hub_declaration(repo_id: str, revision: str | None, source: str) -> PoolPrompt:
+    """The `pool.toml` of a dataset (or of a dry run's folder); empty when it has none."""
+    if Path(repo_id).is_dir():
+        return read_declaration(Path(repo_id))
+    from huggingface_hub import hf_hub_download
+    from huggingface_hub.errors import EntryNotFoundError
+
+    try:
+        path = hf_hub_download(repo_id, DECLARATION, repo_type="dataset", revision=revision)
+    except EntryNotFoundError:
+        return PoolPrompt()
+    except Exception as err:  # noqa: BLE001 (network, auth: a configuration problem here)
+        raise ConfigError(f"could not read {DECLARATION} of the pool dataset {source}: {err}") from err
+    return parse_declaration(Path(path).read_bytes(), f"{source}:{DECLARATION}")
+
+
+def read_manifest(folder: Path, subject: str = DEFAULT_SUBJECT) -> list[PoolRow]:
+    """The rows of `folder/pool.jsonl`; a row without a subject gets `subject`, the pool's.
 
     Raises:
         ConfigError: no manifest, one that is not text, a malformed row or an id seen twice (with
@@ -237,7 +280,7 @@ def read_manifest(folder: Path) -> list[PoolRow]:
     for number, line in enumerate(read_text(path, "a pool.jsonl of JSON rows").splitlines(), start=1):
         if line.strip():
             try:
-                rows.append(PoolRow.from_json(json.loads(line)))
+                rows.append(PoolRow.from_json(json.loads(line), subject))
             except (ValueError, TypeError) as err:
                 raise ConfigError(f"{path}:{number}: {err}") from err
             if rows[-1].id in lines:

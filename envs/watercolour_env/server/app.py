@@ -16,6 +16,7 @@ from openenv.core.env_server.types import ConcurrencyConfig
 from watercolour_env.errors import ConfigError, WatercolourError
 from watercolour_env.models import WatercolourAction, WatercolourObservation, WatercolourState
 from watercolour_env.pool import Pool
+from watercolour_env.prompt import system_prompt
 from watercolour_env.server import health, pool_route
 from watercolour_env.server.auth import OPEN_PATHS, TokenMiddleware
 from watercolour_env.server.copies import CopyGuard
@@ -47,12 +48,11 @@ def build_app(settings: ServerSettings | None = None, renderer: Renderer | None 
     log.info("reference pool %s: %s", pool.source, pool.counts())
     weights = settings.weights()
     coverage = pool.coverage()
-    if weights["embedded"] > 0 and not coverage.covers(settings.default_subject):
-        raise ConfigError(
-            f"WATERCOLOUR_DEFAULT_SUBJECT={settings.default_subject!r}: "
-            + uncovered_subject(settings.default_subject, coverage)
-        )
-    log.info("the pool covers the subjects %s", coverage.describe())
+    subject = settings.default_subject or pool.subject
+    if weights["embedded"] > 0 and not coverage.covers(subject):
+        named = "WATERCOLOUR_DEFAULT_SUBJECT" if settings.default_subject else f"the pool's subject ({pool.source})"
+        raise ConfigError(f"{named}={subject!r}: " + uncovered_subject(subject, coverage))
+    log.info("the pool covers %s; an episode asks for %r unless reset names one", coverage.describe(), subject)
     rubric = Rubric(weights, build_terms(settings.term_options(), dict(weights), pool), settings.fail_reward)
     atexit.register(rubric.close)
     log.info("reward weights%s: %s", f" (preset {settings.preset})" if settings.preset else "", weights)
@@ -67,7 +67,8 @@ def build_app(settings: ServerSettings | None = None, renderer: Renderer | None 
         renderer=renderer,
         rubric=rubric,
         strict=settings.strict_allowlist,
-        default_subject=settings.default_subject,
+        default_subject=subject,
+        system_prompt=system_prompt(pool.prompt.hint),
         paint_floor=settings.paint_floor,
         max_reply_bytes=settings.max_reply_bytes,
         episode_deadline_s=settings.episode_deadline_s,

@@ -30,7 +30,6 @@ from pydantic_settings import (
 from watercolour_env.errors import ConfigError
 from watercolour_env.limits import DEFAULT_EPISODE_DEADLINE_S, DEFAULT_MAX_REPLY_BYTES
 from watercolour_env.pool import STARTER_POOL
-from watercolour_env.prompt import DEFAULT_SUBJECT
 from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR
 from watercolour_env.server.reward import GATE_DEFAULT_WEIGHT, TERMS
 from watercolour_env.server.reward.rubric import PRESETS, RubricWeights, preset
@@ -118,7 +117,7 @@ class ServerSettings(BaseSettings):
     max_concurrent_envs: int = Field(64, ge=1)
     # OpenEnv's reaper closes a session idle this long; see docs/environment.md for why 900 s
     session_timeout_s: float = Field(900.0, ge=1)
-    default_subject: str = DEFAULT_SUBJECT
+    default_subject: str | None = None  # the pool's subject when unset (Pool.subject)
     paint_floor: float = Field(DEFAULT_PAINT_FLOOR, ge=0, le=1)
     fail_reward: float = Field(0.0, ge=0, le=1)
     pool: str = str(STARTER_POOL)

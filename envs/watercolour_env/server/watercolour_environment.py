@@ -84,7 +84,8 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         step's whole budget in seconds (`episode_deadline_s`: queue wait, render and scorers; a
         step that runs out comes back "infra_error", reward None, naming the slow stage), and the
         pool's copy guard (`copied_reference`; None turns it off) and the subjects its pool covers
-        (a reset for another subject with the embedded scorer weighed is refused; None: any).
+        (a reset for another subject with the embedded scorer weighed is refused; None: any), and
+        the system prompt every observation carries (`prompt.system_prompt` with the pool's hint).
     Version: the package's, as `/metadata` reports it; what changed when is in docs/LOG.md.
 
     Example:
@@ -107,8 +108,10 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         episode_deadline_s: float = DEFAULT_EPISODE_DEADLINE_S,
         copy_guard: CopyGuard | None = None,
         coverage: SubjectCoverage | None = None,
+        system_prompt: str = SYSTEM_PROMPT,
     ) -> None:
         super().__init__()
+        self._system_prompt = system_prompt
         self._copy_guard = copy_guard
         self._coverage = coverage
         self._episode_deadline_s = episode_deadline_s
@@ -308,7 +311,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             status=s.status,
             subject=s.subject,
             seed=s.seed,
-            system_prompt=SYSTEM_PROMPT,
+            system_prompt=self._system_prompt,
             prompt=user_prompt(s.subject),
             **fields,
         )

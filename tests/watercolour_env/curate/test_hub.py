@@ -9,7 +9,7 @@ from watercolour_env.pool import STARTER_POOL, Pool
 def test_a_dry_run_writes_a_parquet_shard_and_the_card_that_read_back_as_the_same_pool(tmp_path):
     files, revision = push(STARTER_POOL, "someone/watercolour-pool", dry_run=tmp_path)
     assert revision is None
-    assert sorted(map(str, files)) == ["README.md", SHARD]
+    assert sorted(map(str, files)) == ["README.md", SHARD, "pool.toml"]
     assert (tmp_path / "README.md").read_text() == (STARTER_POOL / "README.md").read_text()
     rows = datasets.load_dataset("parquet", data_files=str(tmp_path / SHARD), split="train")
     rows = rows.cast_column("image", datasets.Image(decode=False))  # as Pool.from_hub reads it

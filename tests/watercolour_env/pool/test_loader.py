@@ -24,7 +24,7 @@ def rendered(tmp_path_factory, renderer):
         shutil.copy(EXAMPLES / f"{name}.js", folder / "sketches" / f"{name}.js")
     # paints a flat ellipse through an alias of p5's: the gate rejects it, so no one may rate it
     shutil.copy(REPO / "spaces/env/validation/canaries/alias_global.js", folder / "sketches" / "alias_global.js")
-    summary = render_folder(folder, renderer)
+    summary = render_folder(folder, renderer, subject="a hibiscus")
     return folder, summary
 
 
@@ -149,7 +149,10 @@ def test_the_pool_render_command_exits_1_naming_the_sketches_left_out(tmp_path):
     for name in ("trivial", "paints_nothing"):
         shutil.copy(EXAMPLES / f"{name}.js", tmp_path / "sketches" / f"{name}.js")
     done = subprocess.run(
-        [WATERCOLOUR, "pool", "render", str(tmp_path), "--workers", "1"], capture_output=True, text=True, timeout=180
+        [WATERCOLOUR, "pool", "render", str(tmp_path), "--workers", "1", "--subject", "a hibiscus"],
+        capture_output=True,
+        text=True,
+        timeout=180,
     )
     assert done.returncode == 1, done.stderr
     assert "paints_nothing: blank canvas" in done.stdout

@@ -1,0 +1,95 @@
+"""What a pool is of: `pool.toml`, the subject it asks for and the prompt's line for that subject.
+
+A pool of jellyfish must not be served, fine-tuned or published as a pool of hibiscus (issue 36):
+its subject goes into every new row `pool render` writes, into `sft`'s prompts, into the
+dataset `pool push` uploads and into the server's default episode. The system prompt's one
+subject-specific line (the starter's "Paint each petal two or three times ...") is the pool's
+`hint`; a pool that declares none gets `prompt.GENERIC_HINT`, which names no part of any subject.
+
+    # pool.toml, beside pool.jsonl
+    subject = "a jellyfish"
+    hint = "Paint each bell two or three times: a large wash first, then a smaller, more opaque one inside."
+
+Both keys are optional; any other key is refused (a misspelt `subjet` would otherwise be ignored).
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from watercolour_env.errors import ConfigError, InvalidOption
+from watercolour_env.models import ResetOptions
+
+DECLARATION = "pool.toml"
+MAX_HINT_CHARS = 300
+"""A hint is one line of the system prompt; the starter's is 96 characters."""
+
+
+@dataclass(frozen=True)
+class PoolPrompt:
+    """A pool's declared subject and prompt hint; None where the pool declares none.
+
+    Attributes:
+        subject: what the environment asks for by default, e.g. "a jellyfish"; it passes the
+            bounds of a reset's `subject` (at most 200 printable characters).
+        hint: one line of at most `MAX_HINT_CHARS` printable characters that replaces the
+            system prompt's generic line about layering washes.
+    """
+
+    subject: str | None = None
+    hint: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.subject is not None:
+            try:
+                ResetOptions.check(subject=self.subject)
+            except InvalidOption as err:
+                raise ValueError(str(err)) from err
+        if self.hint is not None and (
+            not self.hint.strip() or not self.hint.isprintable() or len(self.hint) > MAX_HINT_CHARS
+        ):
+            raise ValueError(f"hint must be one line of 1 to {MAX_HINT_CHARS} printable characters")
+
+    def to_toml(self) -> str:
+        """The declaration as `pool.toml` text (JSON strings are TOML basic strings here)."""
+        lines = [f"{key} = {json.dumps(value, ensure_ascii=False)}" for key, value in vars(self).items() if value]
+        return "".join(line + "\n" for line in lines)
+
+
+def read_declaration(folder: Path) -> PoolPrompt:
+    """The `pool.toml` of a pool folder; an empty declaration when there is none.
+
+    Raises:
+        ConfigError: the file is not TOML, has a key other than subject and hint, or a value
+            out of bounds; the message names the file.
+    """
+    path = Path(folder) / DECLARATION
+    if not path.is_file():
+        return PoolPrompt()
+    return parse_declaration(path.read_bytes(), str(path))
+
+
+def parse_declaration(text: bytes, where: str) -> PoolPrompt:
+    """A `pool.toml`'s content, read as `read_declaration` reads the file `where`."""
+    try:
+        values = tomllib.loads(text.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise ConfigError(f"{where}: not a TOML file: {err}") from err
+    unknown = sorted(set(values) - {"subject", "hint"})
+    if unknown:
+        raise ConfigError(f"{where}: unknown key {', '.join(unknown)}; a pool declares only subject and hint")
+    if any(not isinstance(v, str) for v in values.values()):
+        raise ConfigError(f'{where}: subject and hint are strings, e.g. subject = "a jellyfish"')
+    try:
+        return PoolPrompt(values.get("subject"), values.get("hint"))
+    except ValueError as err:
+        raise ConfigError(f"{where}: {err}") from err
+
+
+def write_declaration(folder: Path, declaration: PoolPrompt) -> None:
+    """Writes `pool.toml` into a pool folder (nothing when the declaration is empty)."""
+    if declaration.subject or declaration.hint:
+        (Path(folder) / DECLARATION).write_text(declaration.to_toml(), encoding="utf-8")

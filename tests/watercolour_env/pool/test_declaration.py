@@ -1,0 +1,145 @@
+"""A pool says what it is of (`pool.toml`): its rows, its prompt, its dataset and its server follow."""
+
+import json
+import shutil
+
+import pytest
+from fastapi.testclient import TestClient
+
+from watercolour_env.curate.hub import push, write_folder
+from watercolour_env.curate.render import pool_subject
+from watercolour_env.errors import ConfigError
+from watercolour_env.pool import STARTER_POOL, Pool, Tier, read_manifest
+from watercolour_env.pool.declaration import PoolPrompt, parse_declaration, read_declaration, write_declaration
+from watercolour_env.pool.loader import Reference
+from watercolour_env.prompt import system_prompt
+
+JELLYFISH_HINT = "Paint each bell two or three times: a large wash first, then a smaller, more opaque one inside."
+
+
+def jellyfish_pool(folder, hint=None):
+    """The starter's paintings relabelled: a pool whose rows and pool.toml say "a jellyfish"."""
+    shutil.copytree(STARTER_POOL, folder)
+    rows = [json.loads(line) for line in (folder / "pool.jsonl").read_text().splitlines()]
+    (folder / "pool.jsonl").write_text("".join(json.dumps({**r, "subject": "a jellyfish"}) + "\n" for r in rows))
+    (folder / "pool.toml").write_text('subject = "a jellyfish"\n' + (f'hint = "{hint}"\n' if hint else ""))
+    return folder
+
+
+def test_a_declaration_reads_subject_and_hint_and_none_is_empty(tmp_path):
+    assert read_declaration(tmp_path) == PoolPrompt()
+    (tmp_path / "pool.toml").write_text(f'# a comment\nsubject = "a jellyfish"\nhint = "{JELLYFISH_HINT}"\n')
+    assert read_declaration(tmp_path) == PoolPrompt("a jellyfish", JELLYFISH_HINT)
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ('subjet = "a jellyfish"\n', "unknown key subjet; a pool declares only subject and hint"),
+        ("subject = 3\n", 'subject and hint are strings, e.g. subject = "a jellyfish"'),
+        ('subject = "a jelly\\nfish"\n', "at most 200 printable characters; character 7 ('\\n') is a control"),
+        ('subject = "   "\n', "subject must be a non-empty string"),
+        (f'hint = "{"x" * 301}"\n', "hint must be one line of 1 to 300 printable characters"),
+        ('subject = "a jellyfish\n', "not a TOML file"),
+    ],
+)
+def test_a_bad_declaration_is_refused_naming_the_file(tmp_path, text, says):
+    (tmp_path / "pool.toml").write_text(text)
+    with pytest.raises(ConfigError, match="^" + str(tmp_path / "pool.toml") + ": ") as refused:
+        read_declaration(tmp_path)
+    assert says in str(refused.value)
+
+
+def test_a_written_declaration_reads_back_with_quotes_and_accents(tmp_path):
+    declared = PoolPrompt('a "koi" in a pond, été', "Layer each fin: a wash, then a smaller one \\ inside.")
+    write_declaration(tmp_path, declared)
+    assert read_declaration(tmp_path) == declared
+    assert parse_declaration((tmp_path / "pool.toml").read_bytes(), "x") == declared
+    write_declaration(tmp_path / "nothing", PoolPrompt())  # an empty one writes no file (and needs no folder)
+
+
+def reference(id, tier, subject):
+    return Reference(id, tier, b"", "", subject, "", 0, "")
+
+
+def test_a_pools_subject_is_the_declared_one_else_most_loved_else_the_default():
+    refs = [
+        reference("a", Tier.LOVE, "a koi"),
+        reference("b", Tier.LOVE, "a jellyfish"),
+        reference("c", Tier.LOVE, "a jellyfish"),
+        reference("d", Tier.OKAY, "a koi"),
+        reference("e", Tier.NOPE, "a koi"),
+    ]
+    assert Pool(refs).subject == "a jellyfish"  # two loved of three; koi wins overall but is loved once
+    assert Pool(refs, prompt=PoolPrompt("a moon jellyfish")).subject == "a moon jellyfish"
+    assert Pool(refs[:1] + [reference("f", Tier.LOVE, "a jellyfish")] + refs[3:]).subject == "a koi"  # tie: first
+    assert Pool([reference("g", Tier.LOVE, ""), refs[3]]).subject == "a peach hibiscus"
+
+
+def test_the_starter_declares_its_subject_and_the_petal_line_it_was_trained_with():
+    pool = Pool.load(str(STARTER_POOL))
+    assert pool.subject == "a peach hibiscus"
+    assert "- Paint each petal two or three times: a large wash first" in system_prompt(pool.prompt.hint)
+
+
+def test_a_pool_without_a_hint_gets_a_prompt_with_no_petal_in_it():
+    generic = system_prompt()
+    assert "petal" not in generic and "- Paint each shape two or three times: a large wash first" in generic
+    assert f"- {JELLYFISH_HINT}\n" in system_prompt(JELLYFISH_HINT)
+
+
+def test_rows_without_a_subject_take_the_declared_one(tmp_path):
+    folder = jellyfish_pool(tmp_path / "pool")
+    rows = [json.loads(line) for line in (folder / "pool.jsonl").read_text().splitlines()]
+    (folder / "pool.jsonl").write_text(
+        "".join(json.dumps({k: v for k, v in r.items() if k != "subject"}) + "\n" for r in rows)
+    )
+    assert {r.subject for r in read_manifest(folder, "a jellyfish")} == {"a jellyfish"}
+    assert {r.subject for r in Pool.load(str(folder)).references} == {"a jellyfish"}
+
+
+def test_render_takes_the_subject_asked_then_the_declared_then_the_rows_and_else_asks(tmp_path):
+    new = tmp_path / "new"
+    new.mkdir()
+    with pytest.raises(ConfigError, match=r"--subject 'a jellyfish'` \(kept in .*pool.toml\)$"):
+        pool_subject(new)
+    assert pool_subject(new, "a jellyfish") == "a jellyfish"
+    assert read_declaration(new) == PoolPrompt("a jellyfish")  # kept for the next render, sft and push
+    assert pool_subject(new) == "a jellyfish"
+    assert pool_subject(new, "a koi") == "a koi"  # asked wins for new rows; the declaration stays
+    assert read_declaration(new).subject == "a jellyfish"
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "pool.jsonl").write_text('{"id": "a", "image": "i", "sketch": "s", "subject": "a koi"}\n')
+    assert pool_subject(old) == "a koi" and read_declaration(old).subject == "a koi"
+    with pytest.raises(ConfigError, match="--subject: subject must be at most 200 printable characters"):
+        pool_subject(tmp_path / "new", "a\tkoi")
+
+
+def test_a_pushed_pool_carries_its_declaration_and_a_card_naming_its_subject(tmp_path):
+    folder = jellyfish_pool(tmp_path / "pool", hint=JELLYFISH_HINT)
+    (folder / "README.md").unlink()  # the starter's own card would be uploaded as it is
+    files, _ = push(folder, "someone/jellyfish", dry_run=tmp_path / "upload")
+    assert sorted(map(str, files)) == ["README.md", "data/train-00000-of-00001.parquet", "pool.toml"]
+    card = (tmp_path / "upload" / "README.md").read_text()
+    assert "# Watercolour reference pool: a jellyfish\n" in card and "asks for 'a jellyfish'" in card
+    pulled = Pool.from_hub(str(tmp_path / "upload"))  # a dry run's folder reads as the dataset would
+    assert pulled.prompt == PoolPrompt("a jellyfish", JELLYFISH_HINT)
+    assert {r.subject for r in pulled.references} == {"a jellyfish"}
+    write_folder(pulled, tmp_path / "pulled")
+    assert read_declaration(tmp_path / "pulled") == PoolPrompt("a jellyfish", JELLYFISH_HINT)
+
+
+def test_a_server_on_a_jellyfish_pool_asks_for_a_jellyfish_without_petals(tmp_path):
+    from watercolour_env.server.app import build_app
+    from watercolour_env.server.settings import load_settings
+
+    folder = jellyfish_pool(tmp_path / "pool")
+    with TestClient(build_app(load_settings(pool=str(folder)), renderer=object())) as client:
+        observation = client.post("/reset", json={}).json()["observation"]
+    assert observation["subject"] == "a jellyfish"
+    assert observation["prompt"].startswith("Paint a jellyfish as a loose watercolour.")
+    assert (
+        "petal" not in observation["system_prompt"]
+        and "Paint each shape two or three times" in (observation["system_prompt"])
+    )
