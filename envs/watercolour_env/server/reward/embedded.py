@@ -203,7 +203,8 @@ class EmbeddedScorer:
 
 WEAK_ACCURACY = 0.65
 """Held-out pairwise accuracy under which the scorer is warned about: the starter pool's is 0.85
-and an 8-painting pool's was 0.57 (docs/LOG.md); 0.5 is chance."""
+and an 8-painting pool's was 0.57 (docs/LOG.md); 0.5 is chance. Subsamples of the starter pool
+reach a median of 0.79 at 20 paintings and 0.81 at 30 (bench/pool_size.py, docs/LOG.md)."""
 
 
 class EmbeddedTerm(Term):
@@ -234,15 +235,15 @@ class EmbeddedTerm(Term):
             counts = ", ".join(f"{tier} {n}" for tier, n in pool.counts().items())
             log.warning(
                 "embedded scorer: %s is too few paintings to measure its held-out accuracy; its reward at "
-                "weight %.2f may be noise; rate more paintings (the starter pool has 93)",
+                "weight %.2f may be noise; rate at least 20 paintings, 30 to be safe (docs/pool.md)",
                 counts,
                 weight,
             )
         if weight > 0 and accuracy is not None and accuracy < WEAK_ACCURACY:
             log.warning(
                 "embedded scorer: held-out pairwise accuracy %.2f on this pool (chance is 0.50; the starter "
-                "pool's is 0.85): its reward at weight %.2f is close to noise; rate more paintings, with "
-                "tiers that differ",
+                "pool's is 0.85): its reward at weight %.2f is close to noise; rate more paintings (30 to be "
+                "safe, docs/pool.md), with tiers that differ",
                 accuracy,
                 weight,
             )
