@@ -194,7 +194,9 @@ def pool_push(
     where = dry_run if dry_run is not None else f"https://huggingface.co/datasets/{repo_id}"
     typer.echo(f"{'wrote' if dry_run else 'uploaded'} {', '.join(map(str, files))} -> {where}")
     if revision:
-        typer.echo(f"pin it: WATERCOLOUR_POOL={repo_id}@{revision}")
+        typer.echo(f"pin it: WATERCOLOUR_POOL={repo_id}@{revision}, or deploy it: --pool {repo_id}@{revision}")
+    else:
+        typer.echo(f"a real push prints the commit to pin, for WATERCOLOUR_POOL or --pool {repo_id}@COMMIT")
 
 
 @pool_app.command("pull")

@@ -30,6 +30,8 @@ MASK = "***"
 # The Hub's repository ids (huggingface_hub.utils.validate_repo_id): ASCII, at most 96 a name.
 SPACE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,95}/[A-Za-z0-9][A-Za-z0-9_.-]{0,95}", re.ASCII)
 POOL_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,95}/[A-Za-z0-9][A-Za-z0-9_.-]{0,95}(@[A-Za-z0-9_./-]+)?", re.ASCII)
+COMMIT = re.compile(r"[0-9a-f]{40}")
+"""A commit id as the Hub gives it: the only revision that pins a pool (a branch or tag moves)."""
 MAX_REPLICAS = 64
 # GPUs under 24 GB, and ZeroGPU (not for Docker Spaces), cannot hold the HPSv3 scorer.
 TOO_SMALL_FOR_HPSV3 = ("t4-small", "t4-medium", "zero-a10g")
@@ -198,6 +200,12 @@ def plan_env(
         if key in variables:
             raise ConfigError(f"--set {key}: the image sets it to serve on the Space's port (app_port 8000)")
     if pool is not None:
+        if Path(pool).expanduser().is_dir():
+            raise ConfigError(
+                f"--pool {pool} is a folder here, and a Space reads its pool from the Hub: "
+                f"`watercolour pool push {pool} USER/NAME` prints the revision to deploy with, "
+                "--pool USER/NAME@REVISION"
+            )
         if not _valid_id(pool, POOL_ID):
             raise ConfigError(f"--pool {pool!r} is not a Hub dataset USER/NAME[@REVISION]")
         variables["WATERCOLOUR_POOL"] = pool
@@ -226,6 +234,11 @@ def plan_env(
         plan.warnings.append(f"{SPACE_HF_TOKEN} is your own HF_TOKEN: give the Space a read-only token instead")
     if pool is not None and "@" not in pool:
         plan.warnings.append(f"--pool {pool} has no @REVISION: the reward follows every push to it; pin one")
+    elif pool is not None and not COMMIT.fullmatch(pool.partition("@")[2]):
+        plan.warnings.append(
+            f"--pool {pool} names a branch or tag, not a commit: the reward follows every push to it; "
+            "pin the commit id `pool push` printed"
+        )
     for name in names:
         _space_calls(
             plan,

@@ -231,6 +231,26 @@ def test_an_open_space_and_an_unpinned_pool_are_warned_about_on_stderr(tmp_path)
 
 
 @pytest.mark.cli
+def test_a_local_pool_folder_is_refused_naming_the_push_and_a_branch_is_warned_like_no_revision(tmp_path):
+    (tmp_path / "mypool").mkdir()
+    local = deploy("env", "--space", "me/x", "--pool", str(tmp_path / "mypool"), "--dry-run", str(tmp_path / "a"))
+    assert local.returncode == 2 and not (tmp_path / "a").exists()
+    assert stderr_of(local) == [
+        f"error: --pool {tmp_path / 'mypool'} is a folder here, and a Space reads its pool from the Hub: "
+        f"`watercolour pool push {tmp_path / 'mypool'} USER/NAME` prints the revision to deploy with, "
+        "--pool USER/NAME@REVISION"
+    ]
+    branch = deploy("env", "--space", "me/x", "--pool", "me/pool@main", "--dry-run", str(tmp_path / "b"))
+    assert branch.returncode == 0
+    assert stderr_of(branch)[1] == (
+        "warning: --pool me/pool@main names a branch or tag, not a commit: the reward follows every push to it; "
+        "pin the commit id `pool push` printed"
+    )
+    pinned = deploy("env", "--space", "me/x", "--pool", "me/pool@" + "0a" * 20, "--dry-run", str(tmp_path / "c"))
+    assert len(stderr_of(pinned)) == 1  # the open Space alone
+
+
+@pytest.mark.cli
 def test_a_token_with_a_control_character_an_earlier_dry_run_and_a_file_are_refused(tmp_path):
     bad = deploy("env", "--space", "me/x", "--dry-run", str(tmp_path / "a"), env={"WATERCOLOUR_API_TOKEN": "abc\r"})
     assert bad.returncode == 2 and "WATERCOLOUR_API_TOKEN holds whitespace" in bad.stderr

@@ -143,3 +143,20 @@ def test_a_server_on_a_jellyfish_pool_asks_for_a_jellyfish_without_petals(tmp_pa
         "petal" not in observation["system_prompt"]
         and "Paint each shape two or three times" in (observation["system_prompt"])
     )
+
+
+@pytest.mark.cli
+def test_a_dry_run_push_says_how_a_real_one_is_pinned(tmp_path):
+    import subprocess
+
+    from tests.conftest import WATERCOLOUR
+
+    done = subprocess.run(
+        [WATERCOLOUR, "pool", "push", str(STARTER_POOL), "me/pool", "--dry-run", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == (
+        "a real push prints the commit to pin, for WATERCOLOUR_POOL or --pool me/pool@COMMIT"
+    )
