@@ -10,6 +10,8 @@ import pytest
 from tests.conftest import REPO
 from tests.watercolour_env.deploy.conftest import SECRET, deploy, files_in, stderr_of, tracked
 
+PINNED = "me/mypool@5e1c0ffee5e1c0ffee5e1c0ffee5e1c0ffee5e1c"  # a commit id: the only revision that pins
+
 
 @pytest.mark.cli
 def test_a_dry_run_of_env_with_replicas_writes_the_folder_and_every_call(tmp_path):
@@ -18,7 +20,7 @@ def test_a_dry_run_of_env_with_replicas_writes_the_folder_and_every_call(tmp_pat
         "--space",
         "me/wenv",
         "--pool",
-        "me/mypool@v2",
+        PINNED,
         "--preset",
         "judge-led",
         "--replicas",
@@ -57,7 +59,7 @@ def test_a_dry_run_of_env_with_replicas_writes_the_folder_and_every_call(tmp_pat
                 "call": var,
                 "args": {"repo_id": name, "key": "WATERCOLOUR_HPSV3_URL", "value": "https://me-hps.hf.space"},
             },
-            {"call": var, "args": {"repo_id": name, "key": "WATERCOLOUR_POOL", "value": "me/mypool@v2"}},
+            {"call": var, "args": {"repo_id": name, "key": "WATERCOLOUR_POOL", "value": PINNED}},
             {"call": var, "args": {"repo_id": name, "key": "WATERCOLOUR_PRESET", "value": "judge-led"}},
             *(
                 {"call": "add_space_secret", "args": {"repo_id": name, "key": key, "value": "***"}}
