@@ -195,7 +195,9 @@ app.command("audit")(audit_command)
 @app.command()
 def prompt(
     subject: str = typer.Option(
-        None, help="What to paint, as reset takes it (1-200 printable characters); the pool's subject when omitted."
+        None,
+        envvar="WATERCOLOUR_DEFAULT_SUBJECT",
+        help="What to paint, as reset takes it (1-200 printable characters); the pool's subject when omitted.",
     ),
     pool: str = typer.Option(
         str(STARTER_POOL), envvar="WATERCOLOUR_POOL", help="The pool whose subject and hint (pool.toml) to use."

@@ -70,3 +70,12 @@ def test_the_command_reads_the_pools_subject_and_hint(tmp_path):
     assert jellyfish.stdout.endswith(
         "\n\nPaint a jellyfish as a loose watercolour. Reply with one ```js code block like the example.\n"
     )
+
+
+@pytest.mark.cli
+def test_the_command_asks_for_the_deployments_default_subject_as_the_server_would():
+    env = {**os.environ, "WATERCOLOUR_DEFAULT_SUBJECT": "a white hibiscus"}
+    done = subprocess.run([WATERCOLOUR, "prompt"], capture_output=True, text=True, env=env)
+    assert done.stdout.endswith(
+        "\n\nPaint a white hibiscus as a loose watercolour. Reply with one ```js code block like the example.\n"
+    )

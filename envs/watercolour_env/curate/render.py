@@ -53,10 +53,13 @@ def pool_subject(folder: Path, asked: str | None = None) -> str:
     if subject is None and (folder / MANIFEST).is_file():
         named = {row.subject for row in read_manifest(folder, subject="")}
         subject = named.pop() if len(named) == 1 else None
+    else:
+        named = set()
     if not subject:
+        rows = f" (its rows name {', '.join(repr(n) for n in sorted(named))})" if len(named) > 1 else ""
         raise ConfigError(
-            f"say what the paintings of {folder} are of: `watercolour pool render {folder} --subject 'a jellyfish'` "
-            f"(kept in {folder / DECLARATION})"
+            f"say what the paintings of {folder} are of{rows}: "
+            f"`watercolour pool render {folder} --subject 'a jellyfish'` (kept in {folder / DECLARATION})"
         )
     try:
         if declared.subject is None:

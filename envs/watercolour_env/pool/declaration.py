@@ -67,15 +67,19 @@ def read_declaration(folder: Path) -> PoolPrompt:
             out of bounds; the message names the file.
     """
     path = Path(folder) / DECLARATION
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():
         return PoolPrompt()
-    return parse_declaration(path.read_bytes(), str(path))
+    try:
+        text = path.read_bytes()
+    except OSError as err:  # a folder, a dangling link, no permission: said, never taken as absent
+        raise ConfigError(f"{path}: cannot be read as the pool's declaration: {err}") from err
+    return parse_declaration(text, str(path))
 
 
 def parse_declaration(text: bytes, where: str) -> PoolPrompt:
     """A `pool.toml`'s content, read as `read_declaration` reads the file `where`."""
     try:
-        values = tomllib.loads(text.decode("utf-8"))
+        values = tomllib.loads(text.decode("utf-8-sig"))  # a byte-order mark, as some editors save, is fine
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise ConfigError(f"{where}: not a TOML file: {err}") from err
     unknown = sorted(set(values) - {"subject", "hint"})
@@ -83,6 +87,9 @@ def parse_declaration(text: bytes, where: str) -> PoolPrompt:
         raise ConfigError(f"{where}: unknown key {', '.join(unknown)}; a pool declares only subject and hint")
     if any(not isinstance(v, str) for v in values.values()):
         raise ConfigError(f'{where}: subject and hint are strings, e.g. subject = "a jellyfish"')
+    empty = [key for key, value in values.items() if not value.strip()]
+    if empty:
+        raise ConfigError(f"{where}: {empty[0]} is empty: name it, or delete the line to declare none")
     try:
         return PoolPrompt(values.get("subject"), values.get("hint"))
     except ValueError as err:
@@ -90,6 +97,9 @@ def parse_declaration(text: bytes, where: str) -> PoolPrompt:
 
 
 def write_declaration(folder: Path, declaration: PoolPrompt) -> None:
-    """Writes `pool.toml` into a pool folder (nothing when the declaration is empty)."""
+    """Makes `pool.toml` of a pool folder say `declaration`: an empty one removes the file."""
+    path = Path(folder) / DECLARATION
     if declaration.subject or declaration.hint:
-        (Path(folder) / DECLARATION).write_text(declaration.to_toml(), encoding="utf-8")
+        path.write_text(declaration.to_toml(), encoding="utf-8")
+    else:
+        path.unlink(missing_ok=True)

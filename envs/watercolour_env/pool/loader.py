@@ -253,11 +253,13 @@ def _hub_declaration(repo_id: str, revision: str | None, source: str) -> PoolPro
     if Path(repo_id).is_dir():
         return read_declaration(Path(repo_id))
     from huggingface_hub import hf_hub_download
-    from huggingface_hub.errors import EntryNotFoundError
+    from huggingface_hub.errors import EntryNotFoundError, LocalEntryNotFoundError
 
     try:
         path = hf_hub_download(repo_id, DECLARATION, repo_type="dataset", revision=revision)
-    except EntryNotFoundError:
+    except LocalEntryNotFoundError as err:  # offline or unreachable: not known to be absent
+        raise ConfigError(f"could not read {DECLARATION} of the pool dataset {source}: {err}") from err
+    except EntryNotFoundError:  # the dataset has none
         return PoolPrompt()
     except Exception as err:  # noqa: BLE001 (network, auth: a configuration problem here)
         raise ConfigError(f"could not read {DECLARATION} of the pool dataset {source}: {err}") from err

@@ -50,8 +50,13 @@ def build_app(settings: ServerSettings | None = None, renderer: Renderer | None 
     coverage = pool.coverage()
     subject = settings.default_subject or pool.subject
     if weights["embedded"] > 0 and not coverage.covers(subject):
-        named = "WATERCOLOUR_DEFAULT_SUBJECT" if settings.default_subject else f"the pool's subject ({pool.source})"
-        raise ConfigError(f"{named}={subject!r}: " + uncovered_subject(subject, coverage))
+        if settings.default_subject:
+            raise ConfigError(f"WATERCOLOUR_DEFAULT_SUBJECT={subject!r}: " + uncovered_subject(subject, coverage))
+        raise ConfigError(
+            f"the pool {pool.source} declares the subject {subject!r} (pool.toml), but its paintings are of "
+            f"{coverage.describe()}: correct the subject in its pool.toml, or set WATERCOLOUR_DEFAULT_SUBJECT to one "
+            "of those"
+        )
     log.info("the pool covers %s; an episode asks for %r unless reset names one", coverage.describe(), subject)
     rubric = Rubric(weights, build_terms(settings.term_options(), dict(weights), pool), settings.fail_reward)
     atexit.register(rubric.close)

@@ -38,7 +38,7 @@ def test_a_declaration_reads_subject_and_hint_and_none_is_empty(tmp_path):
         ('subjet = "a jellyfish"\n', "unknown key subjet; a pool declares only subject and hint"),
         ("subject = 3\n", 'subject and hint are strings, e.g. subject = "a jellyfish"'),
         ('subject = "a jelly\\nfish"\n', "at most 200 printable characters; character 7 ('\\n') is a control"),
-        ('subject = "   "\n', "subject must be a non-empty string"),
+        ('subject = "   "\n', "subject is empty: name it, or delete the line to declare none"),
         (f'hint = "{"x" * 301}"\n', "hint must be one line of 1 to 300 printable characters"),
         ('subject = "a jellyfish\n', "not a TOML file"),
     ],
@@ -50,12 +50,22 @@ def test_a_bad_declaration_is_refused_naming_the_file(tmp_path, text, says):
     assert says in str(refused.value)
 
 
+def test_a_byte_order_mark_is_read_and_a_folder_in_its_place_is_refused(tmp_path):
+    (tmp_path / "pool.toml").write_bytes(b'\xef\xbb\xbfsubject = "a jellyfish"\r\n')  # as Notepad saves it
+    assert read_declaration(tmp_path) == PoolPrompt("a jellyfish")
+    (tmp_path / "pool.toml").unlink()
+    (tmp_path / "pool.toml").mkdir()
+    with pytest.raises(ConfigError, match="pool.toml: cannot be read as the pool's declaration"):
+        read_declaration(tmp_path)
+
+
 def test_a_written_declaration_reads_back_with_quotes_and_accents(tmp_path):
     declared = PoolPrompt('a "koi" in a pond, été', "Layer each fin: a wash, then a smaller one \\ inside.")
     write_declaration(tmp_path, declared)
     assert read_declaration(tmp_path) == declared
     assert parse_declaration((tmp_path / "pool.toml").read_bytes(), "x") == declared
-    write_declaration(tmp_path / "nothing", PoolPrompt())  # an empty one writes no file (and needs no folder)
+    write_declaration(tmp_path, PoolPrompt())  # an empty one leaves no file: a pull over an old pool
+    assert not (tmp_path / "pool.toml").exists()
 
 
 def reference(id, tier, subject):
@@ -108,6 +118,14 @@ def test_render_takes_the_subject_asked_then_the_declared_then_the_rows_and_else
     assert pool_subject(new) == "a jellyfish"
     assert pool_subject(new, "a koi") == "a koi"  # asked wins for new rows; the declaration stays
     assert read_declaration(new).subject == "a jellyfish"
+    mixed = tmp_path / "mixed"
+    mixed.mkdir()
+    (mixed / "pool.jsonl").write_text(
+        '{"id": "a", "image": "i", "sketch": "s", "subject": "a koi"}\n'
+        '{"id": "b", "image": "i", "sketch": "s", "subject": "a jellyfish"}\n'
+    )
+    with pytest.raises(ConfigError, match=r"of .*mixed are of \(its rows name 'a jellyfish', 'a koi'\): `watercolour"):
+        pool_subject(mixed)
     old = tmp_path / "old"
     old.mkdir()
     (old / "pool.jsonl").write_text('{"id": "a", "image": "i", "sketch": "s", "subject": "a koi"}\n')
@@ -128,6 +146,42 @@ def test_a_pushed_pool_carries_its_declaration_and_a_card_naming_its_subject(tmp
     assert {r.subject for r in pulled.references} == {"a jellyfish"}
     write_folder(pulled, tmp_path / "pulled")
     assert read_declaration(tmp_path / "pulled") == PoolPrompt("a jellyfish", JELLYFISH_HINT)
+    (tmp_path / "upload" / "pool.toml").unlink()  # a pool that declares nothing, pulled over the same folder
+    write_folder(Pool.from_hub(str(tmp_path / "upload")), tmp_path / "pulled")
+    assert not (tmp_path / "pulled" / "pool.toml").exists()
+
+
+def test_a_hub_declaration_that_cannot_be_fetched_is_an_error_not_an_absence(monkeypatch, tmp_path):
+    from huggingface_hub import constants
+
+    from watercolour_env.pool.loader import _hub_declaration
+
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)  # unreachable, and nothing cached
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path))
+    with pytest.raises(ConfigError, match="^could not read pool.toml of the pool dataset me/jelly@abc: "):
+        _hub_declaration("me/jelly", "abc", "me/jelly@abc")
+
+
+def test_a_declared_subject_its_paintings_do_not_cover_refuses_the_server_naming_pool_toml(tmp_path):
+    from watercolour_env.server.app import build_app
+    from watercolour_env.server.settings import load_settings
+
+    folder = tmp_path / "pool"
+    shutil.copytree(STARTER_POOL, folder)  # paintings of "a hibiscus"
+    (folder / "pool.toml").write_text('subject = "a jellyfish"\n')
+    with pytest.raises(ConfigError) as refused:
+        build_app(load_settings(pool=str(folder)), renderer=object())
+    assert str(refused.value) == (
+        f"the pool {folder} declares the subject 'a jellyfish' (pool.toml), but its paintings are of "
+        '"a hibiscus": correct the subject in its pool.toml, or set WATERCOLOUR_DEFAULT_SUBJECT to one of those'
+    )
+
+
+def test_sft_prompts_the_warm_start_with_the_hint_the_default_server_serves():
+    from tests.conftest import REPO
+
+    corpus = Pool.load(str(REPO / "trainer" / "corpus" / "warmstart"))
+    assert system_prompt(corpus.prompt.hint) == system_prompt(Pool.load(str(STARTER_POOL)).prompt.hint)
 
 
 def test_a_server_on_a_jellyfish_pool_asks_for_a_jellyfish_without_petals(tmp_path):
