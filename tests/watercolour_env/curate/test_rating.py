@@ -29,7 +29,7 @@ def unrated_pool(tmp_path):
 @pytest.fixture()
 def page_url(unrated_pool):
     folder, _ = unrated_pool
-    with serving(rating_app(folder)) as url:
+    with serving(rating_app(folder, blind=False)) as url:
         yield url + "/"
 
 
@@ -85,3 +85,29 @@ def test_rate_undo_skip_reload_and_resume(unrated_pool, page_url, browser):
     press(page, "2", "4 / 4")
     assert page.is_visible("#done")
     assert tiers(folder) == {ids[0]: Tier.LOVE, ids[1]: Tier.OKAY, ids[2]: Tier.OKAY, ids[3]: Tier.LOVE}
+
+
+def test_blind_rating_shows_no_id_or_note_and_takes_a_note(unrated_pool, browser):
+    folder, ids = unrated_pool
+    rows = read_manifest(folder)
+    rows[0].notes = '{"run": "runs/x", "reward": 0.93}'  # provenance that would give the intent away
+    write_manifest(folder, rows)
+    with serving(rating_app(folder)) as url:
+        page = browser.new_page()
+        seen = []
+        page.on("request", lambda request: seen.append(request.url))
+        page.on("dialog", lambda dialog: dialog.accept("too pale at the edges"))
+        page.goto(url + "/")
+        page.wait_for_function("document.getElementById('progress').textContent.includes('/ 4 rated')")
+        assert page.inner_text("#meta") == "painting 1 of 4"
+        page.keyboard.press("n")
+        page.wait_for_function("document.getElementById('flash').textContent === 'note kept'")
+        press(page, "1", "1 / 4")
+        assert page.inner_text("#meta") == "painting 2 of 4" and page.inner_text("#flash") == "love"
+        text = page.content()
+        answers = [page.evaluate("fetch('/api/state').then((r) => r.text())")]
+    assert not [i for i in ids if i in text or any(i in u for u in seen) or i in answers[0]]
+    assert "0.93" not in text
+    rows = {r.id: r for r in read_manifest(folder)}
+    assert rows[ids[0]].tier is Tier.LOVE
+    assert rows[ids[0]].notes == '{"run": "runs/x", "reward": 0.93}\ntoo pale at the edges'
