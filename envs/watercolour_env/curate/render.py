@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import logging
@@ -84,8 +85,8 @@ def render_folder(
     gate rejects (blank, an error, paint that is not the ten brush methods) is named in `failed`
     and never becomes a painting to rate, since the policy could not have painted it.
 
-    Resumable: a sketch whose PNG is newer than its source is skipped, and the manifest keeps
-    every existing row's tier and notes. Renders run in parallel on the renderer's workers.
+    Resumable: a sketch rendered before with the same source and seed is skipped (`RENDERED`),
+    and the manifest keeps every existing row's tier and notes. Renders run in parallel on the renderer's workers.
 
     Args:
         folder: the pool folder (with a `sketches/` subfolder).
@@ -105,10 +106,14 @@ def render_folder(
     (folder / "images").mkdir(exist_ok=True)
     rows = {r.id: r for r in read_manifest(folder, subject)} if (folder / MANIFEST).exists() else {}
     summary = RenderSummary()
+    record = folder / "images" / RENDERED
+    rendered: dict[str, str] = json.loads(record.read_text()) if record.is_file() else {}
     todo = []
     for path in sketches:
         image = folder / "images" / f"{path.stem}.png"
-        if image.exists() and image.stat().st_mtime >= path.stat().st_mtime and path.stem in rows:
+        same = rendered.get(path.stem) == _fingerprint(path, rows[path.stem].seed) if path.stem in rows else False
+        newer = path.stem not in rendered and image.exists() and image.stat().st_mtime >= path.stat().st_mtime
+        if image.exists() and path.stem in rows and (same or newer):
             summary.skipped.append(path.stem)
         else:
             todo.append(path)
@@ -140,9 +145,22 @@ def render_folder(
             rows[path.stem] = row
             summary.rendered.append(path.stem)
             write_manifest(folder, [rows[k] for k in sorted(rows)])
+            rendered[path.stem] = _fingerprint(path, row.seed)
+            record.write_text(json.dumps(rendered, indent=0, sort_keys=True))
     if not todo:
         write_manifest(folder, [rows[k] for k in sorted(rows)])
     return summary
+
+
+RENDERED = ".rendered.json"
+"""`images/.rendered.json`: each painting's `_fingerprint` when it was rendered. A sketch whose
+source and seed are unchanged is not rendered again, whatever its file's time says (a copy or a
+checkout touches it); one without a fingerprint falls back to "the PNG is newer than the sketch"."""
+
+
+def _fingerprint(path: Path, seed: int) -> str:
+    """sha256 of a sketch file's bytes and its render seed."""
+    return hashlib.sha256(path.read_bytes() + f"\0{seed}".encode()).hexdigest()
 
 
 def _why_failed(gate: GateResult) -> str:

@@ -51,6 +51,21 @@ def test_a_second_render_skips_what_is_up_to_date_and_keeps_ratings(rendered, re
     assert {r.id: r.tier for r in read_manifest(folder)}["rich"] is Tier.LOVE
 
 
+def test_a_touched_sketch_is_not_rendered_again_and_an_edited_one_is(rendered, renderer):
+    import os
+    import time
+
+    folder, _ = rendered
+    later = time.time() + 60
+    os.utime(folder / "sketches" / "trivial.js", (later, later))  # a copy or a checkout: same bytes, newer
+    again = render_folder(folder, renderer)
+    assert again.rendered == [] and "trivial" in again.skipped
+    hibiscus = folder / "sketches" / "hibiscus.js"
+    hibiscus.write_text(hibiscus.read_text() + "\n// edited\n")
+    os.utime(hibiscus, (0, 0))  # older than its PNG, but its bytes changed
+    assert render_folder(folder, renderer).rendered == ["hibiscus"]
+
+
 def test_a_rated_folder_loads_and_unrated_rows_are_left_out(rendered):
     folder, _ = rendered
     rate(folder, {"rich": Tier.LOVE, "hibiscus": Tier.OKAY})
