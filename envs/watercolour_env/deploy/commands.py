@@ -21,7 +21,9 @@ def deploy_env(
         None, help="WATERCOLOUR_POOL: a Hub dataset USER/NAME@REVISION; the starter pool when omitted."
     ),
     preset: str = typer.Option(None, help="WATERCOLOUR_PRESET: hps-only, judge-led, hps-led, ..."),
-    hardware: str = typer.Option("cpu-upgrade", help="Space hardware (8 vCPU for cpu-upgrade)."),
+    hardware: str = typer.Option(
+        None, help="Space hardware: cpu-upgrade (8 vCPU, paid) for a new Space; none requested for a copy."
+    ),
     replicas: int = typer.Option(1, help="Deploy NAME-1..NAME-N (N up to 64), for the trainer's --env-replicas N."),
     private: bool = typer.Option(False, "--private", help="Create the Space private (clients send an HF token)."),
     sleep_after: int = typer.Option(None, help="Seconds idle before the Space sleeps (Hub default when omitted)."),

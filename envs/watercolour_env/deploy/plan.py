@@ -155,7 +155,7 @@ def plan_env(
     folder: Path | None,
     pool: str | None = None,
     preset: str | None = None,
-    hardware: str = ENV_HARDWARE,
+    hardware: str | None = None,
     replicas: int = 1,
     private: bool = False,
     sleep_after: int | None = None,
@@ -170,7 +170,9 @@ def plan_env(
         folder: the assembled Space folder to upload (None with `duplicate_from`).
         pool: WATERCOLOUR_POOL, a Hub dataset `USER/NAME[@REVISION]`; the starter pool when None.
         preset: WATERCOLOUR_PRESET, one of the rubric's presets.
-        hardware: a Space hardware name (`huggingface_hub.SpaceHardware`), cpu-upgrade by default.
+        hardware: a Space hardware name (`huggingface_hub.SpaceHardware`); None requests
+            cpu-upgrade for a new Space and nothing for a copy (`duplicate_from`), which then
+            runs on what the Hub gives a copy: paid hardware only when asked for.
         replicas: N > 1 deploys `space-1 .. space-N`, for the trainer's `--env-replicas N`.
         private: create the Space private (clients then send an HF token).
         sleep_after: seconds of inactivity before the Space sleeps; None leaves the Hub's default.
@@ -187,7 +189,10 @@ def plan_env(
 
     environ = dict(os.environ if environ is None else environ)
     names = _space_names(space, replicas)
-    _check_hardware(hardware)
+    if hardware is None and duplicate_from is None:
+        hardware = ENV_HARDWARE
+    if hardware is not None:
+        _check_hardware(hardware)
     _check_sleep(sleep_after)
     variables = _pairs(list(settings), ENV_SECRETS)
     unknown = [key for key in variables if not key.startswith("WATERCOLOUR_")]
@@ -228,6 +233,11 @@ def plan_env(
             )
     else:  # the copy keeps the original's variables, unknown here: check only the names
         _known_names(variables, _env_setting_names(), "WATERCOLOUR_")
+    if hardware is None:
+        plan.warnings.append(
+            "--duplicate-from without --hardware requests none: the copy runs on what the Hub gives a copy "
+            f"(free CPU), whatever the original runs on; --hardware {ENV_HARDWARE} (paid) matches a new deployment"
+        )
     if "WATERCOLOUR_API_TOKEN" not in secrets:
         plan.warnings.append("no WATERCOLOUR_API_TOKEN exported: anyone who reaches the Space can use it")
     if space_token and space_token == environ.get("HF_TOKEN"):
@@ -315,7 +325,7 @@ def _space_calls(
     *,
     variables: dict[str, str],
     secrets: dict[str, str],
-    hardware: str,
+    hardware: str | None,
     private: bool,
     sleep_after: int | None,
     duplicate_from: str | None,
@@ -339,10 +349,13 @@ def _space_calls(
         plan.calls.append(("add_space_variable", {"repo_id": name, "key": key, "value": value}))
     for key, value in secrets.items():
         plan.calls.append(("add_space_secret", {"repo_id": name, "key": key, "value": value}))
-    hardware_args: dict[str, Any] = {"repo_id": name, "hardware": hardware}
-    if sleep_after is not None:
-        hardware_args["sleep_time"] = sleep_after
-    plan.calls.append(("request_space_hardware", hardware_args))
+    if hardware is not None:
+        hardware_args: dict[str, Any] = {"repo_id": name, "hardware": hardware}
+        if sleep_after is not None:
+            hardware_args["sleep_time"] = sleep_after
+        plan.calls.append(("request_space_hardware", hardware_args))
+    elif sleep_after is not None:
+        plan.calls.append(("set_space_sleep_time", {"repo_id": name, "sleep_time": sleep_after}))
     if plan.folder is not None:
         plan.calls.append(
             (

@@ -135,9 +135,12 @@ def test_a_duplicate_uploads_nothing_and_points_the_copy_at_its_own_pool(tmp_pat
             },
         },
         {"call": "add_space_variable", "args": {"repo_id": "me/my-env", "key": "WATERCOLOUR_POOL", "value": "me/mine"}},
-        {"call": "request_space_hardware", "args": {"repo_id": "me/my-env", "hardware": "cpu-upgrade"}},
-    ]
+    ]  # no hardware asked for: a copy is not moved onto paid hardware unless told
     assert not (tmp_path / "space").exists()
+    assert (
+        "warning: --duplicate-from without --hardware requests none: the copy runs on what the Hub gives a copy "
+        "(free CPU), whatever the original runs on; --hardware cpu-upgrade (paid) matches a new deployment"
+    ) in stderr_of(result)
 
 
 @pytest.mark.cli
