@@ -9,7 +9,7 @@ The probes, sent as a policy would send them, through real episodes (issue 33):
 - copies: the first two love paintings of the deployment's pool, edited 8 ways (`copies.py`);
   fails like a family.
 - another subject: honest paintings of subjects the pool does not cover, sent for the pool's
-  subject; fails like a family.
+  subject; fails like a family, and then says how to teach the pool (`pool add --off-subject`).
 - subject swap: honest paintings sent for a subject the pool does not cover; fails when the
   server accepts them and pays one above the okay median.
 - comment padding: honest controls with 12,000 characters of comments; fails when padding lifts
@@ -127,7 +127,7 @@ def audit(
     token = os.environ.get(TOKEN_VARIABLE) if token is None else token
     pool = fetch_pool(env_url, token)
     coverage = SubjectCoverage(pool["subjects"])
-    subject = pool["subjects"][0] if pool["subjects"] else "a hibiscus"
+    subject = pool.get("subject") or (pool["subjects"][0] if pool["subjects"] else "a hibiscus")
     honest = honest_sketches("")
     controls = {n: s for n, s in honest.items() if coverage.covers(n.split("-")[0])}
     others = {n: s for n, s in (honest | other_subject_sketches()).items() if n not in controls}
@@ -151,6 +151,13 @@ def audit(
         plan += [("comment padding", subject, padding[:PADDING_CHARS] + "\n" + s) for s in padded]
     outcomes = send_all(env_url, token, plan, workers)
     rows = judge(plan, outcomes, pool["tier_rewards"]["okay"]["median"])
+    for row in rows:
+        if row.family == "another subject" and row.verdict == "FAIL":
+            row.note = (
+                f"paintings of other things than {subject} beat the okay median: add some to the pool and rate "
+                f"them nope (`watercolour pool add --off-subject 8 --into {pool['source']}`, "
+                "then `watercolour pool rate`)"
+            )
     report = {k: v for k, v in pool.items() if k != "references"}
     return report, rows
 

@@ -1,6 +1,7 @@
 """Closing the loop: a run's paintings into a pool as unrated candidates, to be rated into the next taste.
 
     watercolour pool add RUN_DIR --into POOL [--min-reward X]
+    watercolour pool add --off-subject 8 --into POOL
 
 Reads the run's `rollouts.jsonl` (the trainer's format: one JSON object per rollout with step,
 group, position, subject, seed, sketch, reward, status and image, relative to the file). Each
@@ -8,6 +9,7 @@ scored rollout with a painting and a reward of at least `min_reward` becomes a r
 with tier None: `watercolour pool rate POOL` rates it. Its sketch and PNG are copied (the id is
 `<run>-s<step>-g<group>-p<position>`), and the row's notes carry the provenance (run folder,
 step, group, position, reward). Adding the same run twice adds nothing the second time.
+`--off-subject` adds paintings of other things than the pool's subject instead (`add_off_subject`).
 """
 
 from __future__ import annotations
@@ -15,10 +17,21 @@ from __future__ import annotations
 import json
 import shutil
 from dataclasses import dataclass, field
+from itertools import zip_longest
 from pathlib import Path
 
 from watercolour_env.errors import ConfigError
-from watercolour_env.pool.loader import MANIFEST, PoolRow, check_image, read_manifest, write_manifest
+from watercolour_env.pool.loader import (
+    MANIFEST,
+    STARTER_POOL,
+    Pool,
+    PoolRow,
+    Tier,
+    check_image,
+    read_manifest,
+    write_manifest,
+)
+from watercolour_env.pool.subjects import SubjectCoverage
 from watercolour_env.rollout import read_rollout_rows, rollouts_file
 
 
@@ -101,6 +114,58 @@ def add_rollouts(run_dir: Path, pool_dir: Path, min_reward: float = 0.0) -> AddS
             )
         )
         known.add(row_id)
+        summary.added.append(row_id)
+    write_manifest(pool_dir, rows)
+    return summary
+
+
+OFF_SUBJECT_SOURCE = STARTER_POOL
+"""Where off-subject paintings come from: the starter's hibiscus (its loved ones first, the most
+seductive) and its sincere paintings of other subjects (`other-*`). None of them is an audit
+probe, so rating them `nope` teaches the scorer without hiding the audit's own off-subject family."""
+
+
+def add_off_subject(pool_dir: Path, count: int = 8) -> AddSummary:
+    """Copies `count` paintings that are not of the pool's subject into it, unrated, to rate `nope`.
+
+    They alternate between the starter's loved hibiscus and its paintings of other subjects. Each
+    row carries the pool's own subject (what a policy was asked for: a painting of anything else
+    is a wrong answer to it) and a note naming what it shows; the id is `off-<starter id>`.
+    Adding twice adds nothing the second time.
+
+    Args:
+        pool_dir: a pool folder with a subject (`pool.toml`, or rendered rows that agree).
+        count: how many, 1 to the starter's supply (its 19 loved hibiscus and 8 other subjects).
+
+    Raises:
+        ConfigError: the pool is of a hibiscus (the starter's paintings are on its subject), or
+            no subject can be told for it.
+    """
+    from watercolour_env.curate.render import pool_subject
+
+    pool_dir = Path(pool_dir)
+    subject = pool_subject(pool_dir)
+    if SubjectCoverage([subject]).covers("a hibiscus") or SubjectCoverage(["a hibiscus"]).covers(subject):
+        raise ConfigError(f"{pool_dir} is a pool of {subject!r}: the starter's hibiscus are on its subject, not off it")
+    source = Pool.load(str(OFF_SUBJECT_SOURCE))
+    hibiscus = source.tier(Tier.LOVE)
+    others = [r for r in source.references if r.id.startswith("other-")]
+    chosen = [r for pair in zip_longest(hibiscus, others) for r in pair if r is not None][:count]
+    (pool_dir / "images").mkdir(parents=True, exist_ok=True)
+    (pool_dir / "sketches").mkdir(exist_ok=True)
+    rows = read_manifest(pool_dir, subject) if (pool_dir / MANIFEST).is_file() else []
+    known = {row.id for row in rows}
+    summary = AddSummary()
+    for reference in chosen:
+        row_id = f"off-{reference.id}"
+        if row_id in known:
+            summary.present.append(row_id)
+            continue
+        (pool_dir / "images" / f"{row_id}.png").write_bytes(reference.png)
+        (pool_dir / "sketches" / f"{row_id}.js").write_text(reference.sketch, encoding="utf-8")
+        shows = "a hibiscus" if reference.id in {r.id for r in hibiscus} else "another subject than a hibiscus"
+        note = f"off-subject: {reference.id} of the starter pool, {shows}; rate it nope"
+        rows.append(PoolRow(row_id, f"images/{row_id}.png", f"sketches/{row_id}.js", None, subject, "", 0, note))
         summary.added.append(row_id)
     write_manifest(pool_dir, rows)
     return summary

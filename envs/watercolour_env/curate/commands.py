@@ -60,14 +60,20 @@ def pool_render(
 
 @pool_app.command("add")
 def pool_add(
-    run_dir: Path = typer.Argument(..., exists=True, file_okay=False, help="A run's output_dir (or rollouts/)."),
+    run_dir: Path = typer.Argument(None, exists=True, file_okay=False, help="A run's output_dir (or rollouts/)."),
     into: Path = typer.Option(..., "--into", file_okay=False, help="The pool folder; created when missing."),
     min_reward: float = typer.Option(0.0, min=0.0, max=1.0, help="Least reward a painting needs."),
+    off_subject: int = typer.Option(
+        None, min=1, max=27, help="Instead of a run: N paintings of other things than the pool's subject, to rate nope."
+    ),
 ) -> None:
-    """Add a run's scored paintings to a pool as unrated candidates (then: watercolour pool rate POOL)."""
-    from watercolour_env.curate.collect import add_rollouts
+    """Add a run's scored paintings, or off-subject ones, to a pool unrated (then: watercolour pool rate POOL)."""
+    from watercolour_env.curate.collect import add_off_subject, add_rollouts
 
-    summary = add_rollouts(run_dir, into, min_reward)
+    if (run_dir is None) == (off_subject is None):
+        typer.echo("error: give a run's folder or --off-subject N, one of the two", err=True)
+        raise typer.Exit(2)
+    summary = add_rollouts(run_dir, into, min_reward) if run_dir else add_off_subject(into, off_subject)
     left_out = ", ".join(f"{n} {why}" for why, n in sorted(summary.left_out.items())) or "none"
     typer.echo(
         f"added {len(summary.added)} unrated paintings to {into}, already there {len(summary.present)}, "
@@ -81,15 +87,16 @@ def pool_add(
 def pool_rate(
     folder: Path = typer.Argument(..., exists=True, file_okay=False, help="A rendered pool folder."),
     port: int = typer.Option(8765, min=1, max=65535, help="Port on 127.0.0.1."),
+    show_ids: bool = typer.Option(False, help="Show file ids and notes (the page is blind by default)."),
 ) -> None:
-    """Rate a pool in the browser: 1 love, 2 okay, 3 nope, u undo, s skip; saved on every key."""
+    """Rate a pool in the browser: 1 love, 2 okay, 3 nope, u undo, s skip, n note; saved on every key."""
     import uvicorn
 
     from watercolour_env.curate.rating import rating_app
     from watercolour_env.server.app import refuse_a_taken_address
 
     refuse_a_taken_address("127.0.0.1", port, port_flag="--port")
-    rating = rating_app(folder)  # a pool that does not load is refused before the URL is shown
+    rating = rating_app(folder, blind=not show_ids)  # a pool that does not load is refused before the URL
     typer.echo(f"Open http://127.0.0.1:{port}/ to rate {folder}; Ctrl+C to stop (ratings are already saved).")
     uvicorn.run(rating, host="127.0.0.1", port=port, log_level="warning")
 

@@ -103,7 +103,7 @@ def build_app(settings: ServerSettings | None = None, renderer: Renderer | None 
         for name in ("episode_deadline_s", "render_deadline_s", "session_timeout_s", "max_reply_bytes")
     }
     health.install(app, renderer, rubric, pool, sessions, settings.max_concurrent_envs, limits)
-    pool_route.install(app, rubric, pool, settings.copy_guard)
+    pool_route.install(app, rubric, pool, settings.copy_guard, subject)
     install_error_answers(app)
     app.state.renderer = renderer
     app.state.pool = pool

@@ -53,10 +53,11 @@ def tier_rewards(rubric: Rubric, pool: Pool) -> dict[str, dict[str, float | int 
     }
 
 
-def install(app: FastAPI, rubric: Rubric, pool: Pool, copy_guard: bool) -> None:
+def install(app: FastAPI, rubric: Rubric, pool: Pool, copy_guard: bool, subject: str | None = None) -> None:
     """Adds `GET /pool`: the pool as the deployment uses it.
 
-    Source, counts, subjects, whether the copy guard is on, the deployment's weights, each tier's
+    Source, counts, the subject an episode asks for unless reset names one (`subject`; the
+    pool's when None), the subjects it covers, whether the copy guard is on, the deployment's weights, each tier's
     rewards (computed on the first call, about 2 s for the starter pool with the embedded scorer,
     then kept), and every rated painting's id, tier, subject and sketch.
     """
@@ -71,6 +72,7 @@ def install(app: FastAPI, rubric: Rubric, pool: Pool, copy_guard: bool) -> None:
         return {
             "source": pool.source,
             "counts": pool.counts(),
+            "subject": subject or pool.subject,
             "subjects": pool.coverage().subjects,
             "copy_guard": copy_guard,
             "weights": dict(rubric.weights),

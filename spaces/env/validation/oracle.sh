@@ -7,5 +7,7 @@
 # Usage: validation/oracle.sh [URL]
 set -eu
 here=$(dirname "$0")
-python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["actions"][0]["reply"])' "$here/runtime.json" > /tmp/oracle-reply.md
-exec watercolour episode /tmp/oracle-reply.md --env-url "${1:-http://127.0.0.1:8000}" --seed 7 --subject "a peach hibiscus"
+reply=$(mktemp)  # private to this run: no fixed /tmp name another user could plant or read
+trap 'rm -f "$reply"' EXIT
+python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["actions"][0]["reply"])' "$here/runtime.json" > "$reply"
+watercolour episode "$reply" --env-url "${1:-http://127.0.0.1:8000}" --seed 7 --subject "a peach hibiscus"
