@@ -212,4 +212,5 @@ def test_a_pool_too_small_to_measure_says_so_without_numpy_warnings(caplog):
         term = EmbeddedTerm.build(None, tiny, weight=0.9)
     assert term.scorer.holdout_accuracy is None  # not 0.00, which it used to report
     (warned,) = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
-    assert "love 1, okay 1, nope 1 is too few paintings to measure" in warned and "rate more" in warned
+    assert "love 1, okay 1, nope 1 is too few paintings to measure" in warned
+    assert warned.endswith("rate at least 20 paintings, 30 to be safe (docs/pool.md)")
