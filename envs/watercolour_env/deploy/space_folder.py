@@ -23,6 +23,15 @@ SHIM = (
 """The Space root's `__init__.py` and `client.py`: the layout `openenv push` checks for."""
 
 
+TRAINER_DATA = (
+    "trainer/corpus/",
+    "trainer/adapters/smollm2_135m_starter/adapter_model.",
+    "trainer/adapters/smollm2_135m_demo/adapter_model.",
+)
+"""What the environment's Space leaves out of trainer/: 19 MB of LoRA weights and the SFT corpus
+(pyproject's package-data globs match nothing then, which an install accepts)."""
+
+
 def _tracked(*folders: str) -> list[str]:
     """The checkout's tracked files under `folders` (paths relative to the repository root)."""
     try:
@@ -38,7 +47,9 @@ def assemble(kind: str, into: Path) -> Path:
     """Writes the Space folder of `kind` ("env" or "hpsv3") into `into` and returns it.
 
     env: Dockerfile (docker/env.Dockerfile), README.md (spaces/env/README.md), pyproject.toml,
-    docker/env-requirements.txt, the tracked files of envs/ and trainer/, and what OpenEnv reads:
+    docker/env-requirements.txt, the tracked files of envs/ and those of trainer/ but its data
+    (`TRAINER_DATA`: the adapters' weights and the warm-start corpus, which the server never
+    reads; the trainer's code stays, as the `watercolour` command is its), and what OpenEnv reads:
     openenv.yaml, validation/ (spaces/env/validation: the runtime plan and the oracle, with the
     reward-hack corpus in validation/canaries, which the tests also read), and root `__init__.py` and
     `client.py` re-exporting the client (the layout `openenv push` checks).
@@ -52,7 +63,7 @@ def assemble(kind: str, into: Path) -> Path:
         copies |= {"pyproject.toml": "pyproject.toml", "docker/env-requirements.txt": "docker/env-requirements.txt"}
         copies |= {"openenv.yaml": "envs/watercolour_env/openenv.yaml"}
         copies |= {path.replace("spaces/env/", "", 1): path for path in _tracked("spaces/env/validation")}
-        sources = _tracked("envs", "trainer")
+        sources = [path for path in _tracked("envs", "trainer") if not path.startswith(TRAINER_DATA)]
     else:
         sources = _tracked("scorers/hpsv3_space")
     copies |= {path: path for path in sources}

@@ -89,8 +89,11 @@ def test_a_dry_run_of_env_with_replicas_writes_the_folder_and_every_call(tmp_pat
     folder = tmp_path / "space"
     hacks = {"validation/canaries/" + Path(p).name for p in tracked("spaces/env/validation/canaries")}
     validation = {p.removeprefix("spaces/env/") for p in tracked("spaces/env/validation")}
+    weights = {p for p in tracked("trainer/adapters") if p.endswith(".safetensors")}
+    assert len(weights) == 2 and tracked("trainer/corpus")  # what the server never reads
     assert files_in(folder) == (
-        tracked("envs", "trainer")
+        tracked("envs")
+        | (tracked("trainer") - weights - tracked("trainer/corpus"))
         | hacks
         | validation
         | {
@@ -106,6 +109,8 @@ def test_a_dry_run_of_env_with_replicas_writes_the_folder_and_every_call(tmp_pat
     assert (folder / "Dockerfile").read_bytes() == (REPO / "docker/env.Dockerfile").read_bytes()
     assert (folder / "README.md").read_bytes() == (REPO / "spaces/env/README.md").read_bytes()
     assert not any("node_modules" in p or "__pycache__" in p for p in files_in(folder))
+    card = (folder / "README.md").read_text()
+    assert "🌺" not in card and "hibiscus" not in card  # the subject is the pool's, whichever it is
 
 
 @pytest.mark.cli
