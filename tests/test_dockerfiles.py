@@ -15,6 +15,8 @@ import pytest
 import yaml
 
 from tests.conftest import REPO, WATERCOLOUR
+from watercolour_env.audit.oracle import ORACLE_FLOOR
+from watercolour_env.pool import STARTER_POOL, Pool
 
 DOCKERFILES = sorted((REPO / "docker").glob("*.Dockerfile"))
 BIN = Path(sys.executable).parent
@@ -122,10 +124,12 @@ def test_the_deployed_folder_is_what_openenv_push_accepts(env_space):
     assert len(list(canaries.glob("*.js"))) == len(json.loads((canaries / "expected.json").read_text()))
 
 
-def test_the_runtime_plan_steps_the_oracle_sketch():
+def test_the_runtime_plan_steps_the_starter_pools_oracle():
     plan = json.loads((REPO / "spaces/env/validation/runtime.json").read_text())
     sketch = (REPO / "envs/watercolour_env/audit/sketches/honest/hibiscus-12.js").read_text()  # not a pool copy
     assert plan["actions"] == [{"reply": "```js\n" + sketch + "\n```"}]
+    oracle = Pool.load(str(STARTER_POOL)).oracle  # what `watercolour oracle` sends to the default Space
+    assert (oracle.id, oracle.sketch, oracle.seed) == ("hibiscus-12", sketch, plan["reset"]["seed"])
     assert set(plan["reset"]["options"]) <= {"subject", "weights", "references"}
     assert len((REPO / "spaces/env/validation/runtime.json").read_bytes()) < 64 * 1024
 
@@ -157,3 +161,8 @@ def test_the_deployed_folder_installs_with_pip_as_the_client_package(env_space, 
     names = zipfile.ZipFile(wheel).namelist()
     assert "watercolour_env/client.py" in names and "watercolour_trainer/cli.py" in names
     assert "watercolour_env/pool/starter/pool.jsonl" in names
+
+
+def test_the_oracles_floor_is_openenvs_tolerance_below_the_top():
+    reward = yaml.safe_load((REPO / "envs/watercolour_env/openenv.yaml").read_text())["validation"]["reward"]
+    assert reward["range"][1] - reward["oracle_tolerance"] == pytest.approx(ORACLE_FLOOR) == pytest.approx(0.9)

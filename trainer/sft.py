@@ -81,7 +81,7 @@ def sketch_examples(pool: Pool, tiers: list[Tier]) -> list[dict]:
             rows.append(
                 {
                     "prompt": [
-                        {"role": "system", "content": system_prompt(pool.prompt.hint)},
+                        {"role": "system", "content": system_prompt(pool.declaration.hint)},
                         {"role": "user", "content": user_prompt(ref.subject)},
                     ],
                     "completion": [{"role": "assistant", "content": f"```js\n{ref.sketch.strip()}\n```"}],

@@ -1,4 +1,4 @@
-"""The environment's commands: render, serve, episode, audit; `pool` and `deploy` mounted.
+"""The environment's commands: render, serve, episode, audit, oracle, prompt; `pool` and `deploy` mounted.
 
 The `watercolour` console script is `watercolour_trainer.cli`, which adds the trainer's commands
 (train, sft, eval, analyze, gallery, demo, bench) to these; this package never imports the trainer.
@@ -193,6 +193,31 @@ app.command("audit")(audit_command)
 
 
 @app.command()
+def oracle(
+    env_url: str = typer.Argument("http://127.0.0.1:8000", help="Environment server URL (a Space's, or local)."),
+) -> None:
+    """Send the deployment's oracle (the love painting its pool.toml holds out) and check its reward.
+
+    Prints the observation as JSON. Exits 0 when it scores at least 0.9 (OpenEnv's oracle
+    tolerance of openenv.yaml), 1 below, 3 when the episode went unscored, 2 when the pool
+    declares no oracle or the server cannot be asked (the token: WATERCOLOUR_API_TOKEN).
+    """
+    from watercolour_env.audit.oracle import ORACLE_FLOOR, run_oracle
+
+    result = run_oracle(env_url)
+    typer.echo(json.dumps(result.observation, indent=2))
+    if result.reward is None:
+        typer.echo(f"error: the oracle {result.id} went unscored ({result.observation['detail']}); try again", err=True)
+        raise typer.Exit(3)
+    verdict = "passes" if result.passed else "FAILS"
+    typer.echo(
+        f"oracle {result.id} ({result.subject!r}): reward {result.reward:.3f}, {verdict} (>= {ORACLE_FLOOR})", err=True
+    )
+    if not result.passed:
+        raise typer.Exit(1)
+
+
+@app.command()
 def prompt(
     subject: str = typer.Option(
         None,
@@ -210,7 +235,7 @@ def prompt(
 
     ResetOptions.check(subject=subject)  # the bounds a reset holds it to, in the server's words
     loaded = Pool.load(pool)
-    typer.echo(f"{system_prompt(loaded.prompt.hint)}\n\n{user_prompt((subject or loaded.subject).strip())}")
+    typer.echo(f"{system_prompt(loaded.declaration.hint)}\n\n{user_prompt((subject or loaded.subject).strip())}")
 
 
 if __name__ == "__main__":

@@ -187,6 +187,52 @@ def pool_calibrate(
         raise typer.Exit(3)
 
 
+@pool_app.command("oracle")
+def pool_oracle(
+    folder: Path = typer.Argument(..., exists=True, file_okay=False, help="A rated pool folder."),
+    painting: str = typer.Option(None, "--id", help="Hold out this love painting instead of the best."),
+) -> None:
+    """Choose the love painting to hold out as the Space's oracle and write it into pool.toml.
+
+    Judges each love painting as its episode would be, by the copy guard and the reward built on
+    the rest of the pool (as WATERCOLOUR_* settings configure the server), and holds out the best
+    that is no copy, or --id. Exits 1 when it scores under 0.9, the floor a Space's oracle must
+    reach, or when every love painting is a copy of another (then nothing is written).
+    """
+    from watercolour_env.audit.oracle import ORACLE_FLOOR
+    from watercolour_env.curate.oracle import declare_oracle, held_out_rewards
+    from watercolour_env.errors import ConfigError
+    from watercolour_env.pool import Pool
+    from watercolour_env.server.settings import load_settings
+
+    pool = Pool.from_folder(folder)
+    results = held_out_rewards(pool, load_settings(pool=str(folder)))
+    for held in results:
+        shown = "unscored" if held.reward is None else f"{held.reward:.3f}"
+        typer.echo(f"{held.id:<28} {shown}{f'  {held.copy_of}' if held.copy_of else ''}")
+    if painting is not None and all(h.id != painting for h in results):
+        raise ConfigError(f"--id {painting}: no love painting of {folder} has that id")
+    chosen = next((h for h in results if h.id == painting or (painting is None and h.copy_of is None)), None)
+    if chosen is None or chosen.copy_of is not None:
+        typer.echo(
+            f"error: {'every love painting' if chosen is None else painting} of {folder} is a copy of another to the "
+            "copy guard (one template, other numbers), so held out it scores 0; write one more love painting "
+            "in code of its own, render and rate it, then `watercolour pool oracle FOLDER --id ID` (docs/pool.md)",
+            err=True,
+        )
+        raise typer.Exit(1)
+    declare_oracle(folder, chosen.id)
+    shown = "unscored" if chosen.reward is None else f"{chosen.reward:.3f}"
+    typer.echo(f"oracle = {chosen.id!r} ({shown} held out) -> {folder / 'pool.toml'}; it is no longer a reference")
+    if chosen.reward is None or chosen.reward < ORACLE_FLOOR:
+        typer.echo(
+            f"warning: {chosen.id} scores {shown} held out, under the {ORACLE_FLOOR} a Space's oracle must reach: "
+            "the pool's taste does not yet reach beyond its own paintings; rate more (docs/pool.md, how many)",
+            err=True,
+        )
+        raise typer.Exit(1)
+
+
 @pool_app.command("push")
 def pool_push(
     folder: Path = typer.Argument(..., exists=True, file_okay=False, help="A rated pool folder."),

@@ -46,7 +46,7 @@ def pool_dataset(pool: Pool):  # noqa: ANN201 (datasets is imported lazily)
             "seed": r.seed,
             "notes": r.notes,
         }
-        for r in pool.references
+        for r in pool.rated
     ]
     return datasets.Dataset.from_list(rows, features=features)
 
@@ -86,7 +86,7 @@ def push(
     dataset = pool_dataset(pool)
     card = dataset_card(pool, folder)
     files = {"README.md": card.encode()}
-    declaration = pool.prompt.to_toml()
+    declaration = pool.declaration.to_toml()
     if declaration:
         files[DECLARATION] = declaration.encode()
     if dry_run is not None:
@@ -112,11 +112,11 @@ def write_folder(pool: Pool, folder: Path) -> None:
     (folder / "images").mkdir(parents=True, exist_ok=True)
     (folder / "sketches").mkdir(exist_ok=True)
     rows = []
-    for r in pool.references:
+    for r in pool.rated:
         (folder / "images" / f"{r.id}.png").write_bytes(r.png)
         (folder / "sketches" / f"{r.id}.js").write_text(r.sketch, encoding="utf-8")
         rows.append(
             PoolRow(r.id, f"images/{r.id}.png", f"sketches/{r.id}.js", r.tier, r.subject, r.author, r.seed, r.notes)
         )
     write_manifest(folder, rows)
-    write_declaration(folder, pool.prompt)
+    write_declaration(folder, pool.declaration)

@@ -16,7 +16,7 @@ from tqdm import tqdm
 
 from watercolour_env.errors import ConfigError
 from watercolour_env.pool import PoolRow, Tier, read_manifest, write_manifest
-from watercolour_env.pool.declaration import DECLARATION, PoolPrompt, read_declaration, write_declaration
+from watercolour_env.pool.declaration import DECLARATION, PoolDeclaration, read_declaration, write_declaration
 from watercolour_env.pool.loader import MANIFEST
 from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR, GateResult, check_render, check_source, sandbox_detail
 from watercolour_env.server.sandbox import Renderer, RenderResult, RenderStatus, paint_fraction
@@ -64,9 +64,9 @@ def pool_subject(folder: Path, asked: str | None = None) -> str:
         )
     try:
         if declared.subject is None:
-            write_declaration(folder, PoolPrompt(subject, declared.hint))
+            write_declaration(folder, PoolDeclaration(subject, declared.hint, declared.oracle))
         else:
-            PoolPrompt(subject)
+            PoolDeclaration(subject)
     except ValueError as err:
         raise ConfigError(f"--subject: {err}") from err
     return subject

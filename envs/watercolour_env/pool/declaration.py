@@ -1,4 +1,4 @@
-"""What a pool is of: `pool.toml`, the subject it asks for and the prompt's line for that subject.
+"""What a pool is of: `pool.toml`, its subject, the prompt's line for that subject and its oracle.
 
 A pool of jellyfish must not be served, fine-tuned or published as a pool of hibiscus (issue 36):
 its subject goes into every new row `pool render` writes, into `sft`'s prompts, into the
@@ -6,16 +6,24 @@ dataset `pool push` uploads and into the server's default episode. The system pr
 subject-specific line (the starter's "Paint each petal two or three times ...") is the pool's
 `hint`; a pool that declares none gets `prompt.GENERIC_HINT`, which names no part of any subject.
 
+The `oracle` is the id of one `love` painting kept out of the references: nothing scores against
+it and the copy guard does not know it, so it is a painting of the subject that the pool's taste
+has not seen. A deployed Space's validation sends it (`watercolour oracle`, `validation/oracle.sh`)
+and expects it near the top of the reward; `watercolour pool oracle` chooses it
+(docs/decisions/0006-the-pools-own-oracle.md).
+
     # pool.toml, beside pool.jsonl
     subject = "a jellyfish"
     hint = "Paint each bell two or three times: a large wash first, then a smaller, more opaque one inside."
+    oracle = "jelly-16"
 
-Both keys are optional; any other key is refused (a misspelt `subjet` would otherwise be ignored).
+Every key is optional; any other key is refused (a misspelt `subjet` would otherwise be ignored).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,23 +32,29 @@ from watercolour_env.errors import ConfigError, InvalidOption
 from watercolour_env.models import ResetOptions
 
 DECLARATION = "pool.toml"
+KEYS = ("subject", "hint", "oracle")
+ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")
+"""A painting's id as `pool render` names it: a sketch's file name without `.js`."""
 MAX_HINT_CHARS = 300
 """A hint is one line of the system prompt; the starter's is 96 characters."""
 
 
 @dataclass(frozen=True)
-class PoolPrompt:
-    """A pool's declared subject and prompt hint; None where the pool declares none.
+class PoolDeclaration:
+    """A pool's declared subject, prompt hint and oracle; None where the pool declares none.
 
     Attributes:
         subject: what the environment asks for by default, e.g. "a jellyfish"; it passes the
             bounds of a reset's `subject` (at most 200 printable characters).
         hint: one line of at most `MAX_HINT_CHARS` printable characters that replaces the
             system prompt's generic line about layering washes.
+        oracle: the id of the `love` painting held out as the deployment's oracle (`Pool`
+            checks that it is one).
     """
 
     subject: str | None = None
     hint: str | None = None
+    oracle: str | None = None
 
     def __post_init__(self) -> None:
         if self.subject is not None:
@@ -52,6 +66,8 @@ class PoolPrompt:
             not self.hint.strip() or not self.hint.isprintable() or len(self.hint) > MAX_HINT_CHARS
         ):
             raise ValueError(f"hint must be one line of 1 to {MAX_HINT_CHARS} printable characters")
+        if self.oracle is not None and not ID.fullmatch(self.oracle):
+            raise ValueError(f"oracle must be a painting's id (letters, digits, - and _), not {self.oracle!r}")
 
     def to_toml(self) -> str:
         """The declaration as `pool.toml` text (JSON strings are TOML basic strings here)."""
@@ -59,16 +75,16 @@ class PoolPrompt:
         return "".join(line + "\n" for line in lines)
 
 
-def read_declaration(folder: Path) -> PoolPrompt:
+def read_declaration(folder: Path) -> PoolDeclaration:
     """The `pool.toml` of a pool folder; an empty declaration when there is none.
 
     Raises:
-        ConfigError: the file is not TOML, has a key other than subject and hint, or a value
-            out of bounds; the message names the file.
+        ConfigError: the file is not TOML, has a key other than subject, hint and oracle, or a
+            value out of bounds; the message names the file.
     """
     path = Path(folder) / DECLARATION
     if not path.exists() and not path.is_symlink():
-        return PoolPrompt()
+        return PoolDeclaration()
     try:
         text = path.read_bytes()
     except OSError as err:  # a folder, a dangling link, no permission: said, never taken as absent
@@ -76,30 +92,30 @@ def read_declaration(folder: Path) -> PoolPrompt:
     return parse_declaration(text, str(path))
 
 
-def parse_declaration(text: bytes, where: str) -> PoolPrompt:
+def parse_declaration(text: bytes, where: str) -> PoolDeclaration:
     """A `pool.toml`'s content, read as `read_declaration` reads the file `where`."""
     try:
         values = tomllib.loads(text.decode("utf-8-sig"))  # a byte-order mark, as some editors save, is fine
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise ConfigError(f"{where}: not a TOML file: {err}") from err
-    unknown = sorted(set(values) - {"subject", "hint"})
+    unknown = sorted(set(values) - set(KEYS))
     if unknown:
-        raise ConfigError(f"{where}: unknown key {', '.join(unknown)}; a pool declares only subject and hint")
+        raise ConfigError(f"{where}: unknown key {', '.join(unknown)}; a pool declares only {', '.join(KEYS)}")
     if any(not isinstance(v, str) for v in values.values()):
-        raise ConfigError(f'{where}: subject and hint are strings, e.g. subject = "a jellyfish"')
+        raise ConfigError(f'{where}: {", ".join(KEYS)} are strings, e.g. subject = "a jellyfish"')
     empty = [key for key, value in values.items() if not value.strip()]
     if empty:
         raise ConfigError(f"{where}: {empty[0]} is empty: name it, or delete the line to declare none")
     try:
-        return PoolPrompt(values.get("subject"), values.get("hint"))
+        return PoolDeclaration(**values)
     except ValueError as err:
         raise ConfigError(f"{where}: {err}") from err
 
 
-def write_declaration(folder: Path, declaration: PoolPrompt) -> None:
+def write_declaration(folder: Path, declaration: PoolDeclaration) -> None:
     """Makes `pool.toml` of a pool folder say `declaration`: an empty one removes the file."""
     path = Path(folder) / DECLARATION
-    if declaration.subject or declaration.hint:
+    if any(vars(declaration).values()):
         path.write_text(declaration.to_toml(), encoding="utf-8")
     else:
         path.unlink(missing_ok=True)

@@ -8,7 +8,7 @@ Folder layout:
     pool.jsonl        one JSON object per painting: id, tier (love / okay / nope, or null while
                       unrated), image, sketch (paths relative to the folder), subject, author,
                       seed, notes
-    pool.toml         optional: the subject it asks for and the prompt's hint (pool/declaration.py)
+    pool.toml         optional: its subject, the prompt's hint and its oracle (pool/declaration.py)
     subjects.txt      optional: subjects the pool covers beyond its paintings' (pool/subjects.py)
     images/<id>.png   the 600x600 render
     sketches/<id>.js  the p5.brush source that made it
@@ -24,7 +24,7 @@ from pathlib import Path
 from PIL import Image
 
 from watercolour_env.errors import ConfigError, read_text
-from watercolour_env.pool.declaration import DECLARATION, PoolPrompt, parse_declaration, read_declaration
+from watercolour_env.pool.declaration import DECLARATION, PoolDeclaration, parse_declaration, read_declaration
 from watercolour_env.pool.subjects import SubjectCoverage, declared_subjects
 from watercolour_env.prompt import DEFAULT_SUBJECT
 from watercolour_env.terms import TIER_NAMES, Tier
@@ -97,10 +97,15 @@ class Pool:
         source: where the pool came from (a folder path or `user/name@revision`), for messages.
         declared_subjects: subjects the pool declares it covers beyond its paintings' own
             (`subjects.txt` of a folder; see `subjects.py`).
-        prompt: the pool's declared subject and prompt hint (`pool.toml`; see `declaration.py`).
+        declaration: the pool's `pool.toml` (its subject, prompt hint and oracle; see
+            `declaration.py`). Its oracle, a `love` painting, is taken out of `references` and
+            kept as `oracle`: no term scores against it and the copy guard does not know it.
+            `rated` keeps every painting, the oracle included, in pool order (what `pool push`
+            uploads and `pool pull` writes).
 
     Raises:
-        ConfigError: no `love` or no `okay` painting.
+        ConfigError: no `love` or no `okay` painting, or an oracle that is not a `love`
+            painting of the pool.
 
     Example:
         >>> pool = Pool.load(str(STARTER_POOL))  # doctest: +SKIP
@@ -113,12 +118,14 @@ class Pool:
         references: list[Reference],
         source: str = "",
         declared_subjects: list[str] | None = None,
-        prompt: PoolPrompt | None = None,
+        declaration: PoolDeclaration | None = None,
     ) -> None:
-        self.references = references
         self.source = source
         self.declared_subjects = list(declared_subjects or [])
-        self.prompt = prompt or PoolPrompt()
+        self.declaration = declaration or PoolDeclaration()
+        self.rated = list(references)
+        self.oracle = self._held_out(references, self.declaration.oracle)
+        self.references = [r for r in references if r is not self.oracle]
         missing = [t.value for t in (Tier.LOVE, Tier.OKAY) if not self.tier(t)]
         if missing:
             if source and Path(source).is_dir():
@@ -126,6 +133,23 @@ class Pool:
             else:  # a dataset: into a folder first
                 todo = f"`watercolour pool pull {source or 'SPEC'} FOLDER`, then `watercolour pool rate FOLDER`"
             raise ConfigError(f"the pool {source or '(in memory)'} has no {' and no '.join(missing)} painting: {todo}")
+
+    def _held_out(self, references: list[Reference], oracle: str | None) -> Reference | None:
+        """The painting `pool.toml` names as the oracle, checked to be a rated `love` painting."""
+        if oracle is None:
+            return None
+        named = [r for r in references if r.id == oracle]
+        if not named:
+            raise ConfigError(
+                f"the pool {self.source or '(in memory)'} declares the oracle {oracle!r} (pool.toml), which is no "
+                "rated painting of it: name one of its love paintings, or let `watercolour pool oracle FOLDER` choose"
+            )
+        if named[0].tier is not Tier.LOVE:
+            raise ConfigError(
+                f"the pool {self.source or '(in memory)'} declares the oracle {oracle!r} (pool.toml), rated "
+                f"{named[0].tier.value}: the oracle must be a love painting"
+            )
+        return named[0]
 
     def tier(self, tier: Tier) -> list[Reference]:
         """The references of one tier, in pool order."""
@@ -139,8 +163,8 @@ class Pool:
         in pool order on a tie); the project's default ("a peach hibiscus") for a pool whose
         paintings name none.
         """
-        if self.prompt.subject:
-            return self.prompt.subject
+        if self.declaration.subject:
+            return self.declaration.subject
         loved = [r.subject for r in self.tier(Tier.LOVE) if r.subject]
         return max(loved, key=loved.count) if loved else DEFAULT_SUBJECT
 
@@ -175,8 +199,8 @@ class Pool:
             ConfigError: a missing manifest, an unreadable image or sketch, or failed validation.
         """
         folder = Path(folder)
-        prompt = read_declaration(folder)
-        rows = read_manifest(folder, prompt.subject or DEFAULT_SUBJECT)
+        declaration = read_declaration(folder)
+        rows = read_manifest(folder, declaration.subject or DEFAULT_SUBJECT)
         references = []
         for row in rows:
             if row.tier is None:
@@ -188,12 +212,12 @@ class Pool:
             except (OSError, ValueError) as err:
                 raise ConfigError(f"pool {folder}: painting {row.id}: {err}") from err
             references.append(Reference(row.id, row.tier, png, sketch, row.subject, row.author, row.seed, row.notes))
-        return cls(references, source=str(folder), declared_subjects=declared_subjects(folder), prompt=prompt)
+        return cls(references, source=str(folder), declared_subjects=declared_subjects(folder), declaration=declaration)
 
     @classmethod
-    def from_rows(cls, rows: list[dict], source: str, prompt: PoolPrompt | None = None) -> Pool:
+    def from_rows(cls, rows: list[dict], source: str, declaration: PoolDeclaration | None = None) -> Pool:
         """A pool from dataset rows with an `image` (PIL image or PNG bytes) and the manifest fields."""
-        prompt = prompt or PoolPrompt()
+        declaration = declaration or PoolDeclaration()
         references = []
         for row in rows:
             if row.get("tier") is None or row.get("tier") == "":
@@ -216,13 +240,13 @@ class Pool:
                     Tier(TIER_NAMES[tier] if isinstance(tier, int) else tier),
                     png,
                     row.get("sketch", ""),
-                    row.get("subject") or prompt.subject or DEFAULT_SUBJECT,
+                    row.get("subject") or declaration.subject or DEFAULT_SUBJECT,
                     row.get("author", ""),
                     int(row.get("seed", 0)),
                     row.get("notes", ""),
                 )
             )
-        return cls(references, source=source, prompt=prompt)
+        return cls(references, source=source, declaration=declaration)
 
     @classmethod
     def from_hub(cls, repo_id: str, revision: str | None = None) -> Pool:
@@ -245,10 +269,10 @@ class Pool:
         except Exception as err:  # noqa: BLE001 (network, auth, missing repo: all a configuration problem here)
             raise ConfigError(f"could not load the pool dataset {repo_id}@{revision or 'main'}: {err}") from err
         source = f"{repo_id}@{revision or 'main'}"
-        return cls.from_rows(list(dataset), source=source, prompt=_hub_declaration(repo_id, revision, source))
+        return cls.from_rows(list(dataset), source=source, declaration=_hub_declaration(repo_id, revision, source))
 
 
-def _hub_declaration(repo_id: str, revision: str | None, source: str) -> PoolPrompt:
+def _hub_declaration(repo_id: str, revision: str | None, source: str) -> PoolDeclaration:
     """The `pool.toml` of a dataset (or of a dry run's folder); empty when it has none."""
     if Path(repo_id).is_dir():
         return read_declaration(Path(repo_id))
@@ -260,7 +284,7 @@ def _hub_declaration(repo_id: str, revision: str | None, source: str) -> PoolPro
     except LocalEntryNotFoundError as err:  # offline or unreachable: not known to be absent
         raise ConfigError(f"could not read {DECLARATION} of the pool dataset {source}: {err}") from err
     except EntryNotFoundError:  # the dataset has none
-        return PoolPrompt()
+        return PoolDeclaration()
     except Exception as err:  # noqa: BLE001 (network, auth: a configuration problem here)
         raise ConfigError(f"could not read {DECLARATION} of the pool dataset {source}: {err}") from err
     return parse_declaration(Path(path).read_bytes(), f"{source}:{DECLARATION}")

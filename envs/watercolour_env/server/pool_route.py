@@ -59,10 +59,12 @@ def install(app: FastAPI, rubric: Rubric, pool: Pool, copy_guard: bool, subject:
     Source, counts, the subject an episode asks for unless reset names one (`subject`; the
     pool's when None), the subjects it covers, whether the copy guard is on, the deployment's weights, each tier's
     rewards (computed on the first call, about 2 s for the starter pool with the embedded scorer,
-    then kept), and every rated painting's id, tier, subject and sketch.
+    then kept), every rated painting's id, tier, subject and sketch, and the oracle that
+    pool.toml holds out of them (`watercolour oracle` sends it; None when it declares none).
     """
     cache: dict[str, Any] = {}
     lock = threading.Lock()
+    oracle = pool.oracle
 
     @app.get("/pool", tags=["Pool"], summary="The pool, its subjects and its tiers' rewards")
     def pool_report() -> dict[str, Any]:
@@ -80,4 +82,5 @@ def install(app: FastAPI, rubric: Rubric, pool: Pool, copy_guard: bool, subject:
             "references": [
                 {"id": r.id, "tier": r.tier.value, "subject": r.subject, "sketch": r.sketch} for r in pool.references
             ],
+            "oracle": None if oracle is None else {"id": oracle.id, "seed": oracle.seed, "sketch": oracle.sketch},
         }

@@ -4,7 +4,8 @@
 
 Sixteen jellyfish in the ten allowed p5.brush methods, each file stating its choices: layered
 translucent bells with long tentacles (meant `love`), plainer ones of one or two washes (`okay`)
-and weak ones (`nope`: muddy, cropped, lost in the paper, garish). `tiers.json` is the team's
+and weak ones (`nope`: muddy, cropped, lost in the paper, garish). A seventeenth, `jelly-17`, is
+written by hand outside the template (`BY_HAND`). `tiers.json` is the team's
 rating of them, the one docs/pool.md walks through and the test of issue 36 uses; an artist
 rates their own on the rating page instead.
 """
@@ -201,12 +202,17 @@ def sketch(name: str, about: str, paper: str, jellies: list[tuple]) -> str:
     return HEADER.format(about=about, paper=paper, body="\n".join(calls))
 
 
+BY_HAND = {"jelly-17": "love"}
+"""Sketches written by hand, in code of their own rather than from this header (compose leaves
+their files alone): `jelly-17` is the pool's oracle, since the template's paintings are copies of
+one another to the copy guard (docs/pool.md, "The Space's oracle")."""
+
 ORDER = [5, 12, 0, 8, 14, 2, 10, 6, 15, 3, 11, 7, 1, 13, 9, 4]
 """The files' order, jelly-01 to jelly-16: ids that do not give the tier away on the rating page."""
 
 
 def main() -> None:
-    """Writes sketches/jelly-NN.js and tiers.json (id -> tier)."""
+    """Writes sketches/jelly-01.js .. jelly-16.js and tiers.json (id -> tier, `BY_HAND` too)."""
     (HERE / "sketches").mkdir(exist_ok=True)
     tiers = {}
     for number, index in enumerate(ORDER, start=1):
@@ -214,6 +220,7 @@ def main() -> None:
         jelly_id = f"jelly-{number:02d}"
         (HERE / "sketches" / f"{jelly_id}.js").write_text(sketch(name, about, paper, jellies), encoding="utf-8")
         tiers[jelly_id] = tier
+    tiers |= BY_HAND
     (HERE / "tiers.json").write_text(json.dumps(tiers, indent=1) + "\n", encoding="utf-8")
 
 

@@ -13,10 +13,10 @@ def test_a_dry_run_writes_a_parquet_shard_and_the_card_that_read_back_as_the_sam
     assert (tmp_path / "README.md").read_text() == (STARTER_POOL / "README.md").read_text()
     rows = datasets.load_dataset("parquet", data_files=str(tmp_path / SHARD), split="train")
     rows = rows.cast_column("image", datasets.Image(decode=False))  # as Pool.from_hub reads it
-    from_parquet = Pool.from_rows(list(rows), source="parquet")
+    from_parquet = Pool.from_rows(list(rows), source="parquet")  # no pool.toml here: its oracle is a row like any
     original = Pool.from_folder(STARTER_POOL)
-    assert [(r.id, r.tier, r.sketch, r.png) for r in from_parquet.references] == [
-        (r.id, r.tier, r.sketch, r.png) for r in original.references
+    assert [(r.id, r.tier, r.sketch, r.png) for r in from_parquet.rated] == [
+        (r.id, r.tier, r.sketch, r.png) for r in original.rated
     ]
 
 

@@ -10,7 +10,7 @@ from watercolour_env.curate.hub import push, write_folder
 from watercolour_env.curate.render import pool_subject
 from watercolour_env.errors import ConfigError
 from watercolour_env.pool import STARTER_POOL, Pool, Tier, read_manifest
-from watercolour_env.pool.declaration import PoolPrompt, parse_declaration, read_declaration, write_declaration
+from watercolour_env.pool.declaration import PoolDeclaration, parse_declaration, read_declaration, write_declaration
 from watercolour_env.pool.loader import Reference
 from watercolour_env.prompt import system_prompt
 
@@ -27,16 +27,16 @@ def jellyfish_pool(folder, hint=None):
 
 
 def test_a_declaration_reads_subject_and_hint_and_none_is_empty(tmp_path):
-    assert read_declaration(tmp_path) == PoolPrompt()
+    assert read_declaration(tmp_path) == PoolDeclaration()
     (tmp_path / "pool.toml").write_text(f'# a comment\nsubject = "a jellyfish"\nhint = "{JELLYFISH_HINT}"\n')
-    assert read_declaration(tmp_path) == PoolPrompt("a jellyfish", JELLYFISH_HINT)
+    assert read_declaration(tmp_path) == PoolDeclaration("a jellyfish", JELLYFISH_HINT)
 
 
 @pytest.mark.parametrize(
     ("text", "says"),
     [
-        ('subjet = "a jellyfish"\n', "unknown key subjet; a pool declares only subject and hint"),
-        ("subject = 3\n", 'subject and hint are strings, e.g. subject = "a jellyfish"'),
+        ('subjet = "a jellyfish"\n', "unknown key subjet; a pool declares only subject, hint, oracle"),
+        ("subject = 3\n", 'subject, hint, oracle are strings, e.g. subject = "a jellyfish"'),
         ('subject = "a jelly\\nfish"\n', "at most 200 printable characters; character 7 ('\\n') is a control"),
         ('subject = "   "\n', "subject is empty: name it, or delete the line to declare none"),
         (f'hint = "{"x" * 301}"\n', "hint must be one line of 1 to 300 printable characters"),
@@ -52,7 +52,7 @@ def test_a_bad_declaration_is_refused_naming_the_file(tmp_path, text, says):
 
 def test_a_byte_order_mark_is_read_and_a_folder_in_its_place_is_refused(tmp_path):
     (tmp_path / "pool.toml").write_bytes(b'\xef\xbb\xbfsubject = "a jellyfish"\r\n')  # as Notepad saves it
-    assert read_declaration(tmp_path) == PoolPrompt("a jellyfish")
+    assert read_declaration(tmp_path) == PoolDeclaration("a jellyfish")
     (tmp_path / "pool.toml").unlink()
     (tmp_path / "pool.toml").mkdir()
     with pytest.raises(ConfigError, match="pool.toml: cannot be read as the pool's declaration"):
@@ -60,11 +60,11 @@ def test_a_byte_order_mark_is_read_and_a_folder_in_its_place_is_refused(tmp_path
 
 
 def test_a_written_declaration_reads_back_with_quotes_and_accents(tmp_path):
-    declared = PoolPrompt('a "koi" in a pond, été', "Layer each fin: a wash, then a smaller one \\ inside.")
+    declared = PoolDeclaration('a "koi" in a pond, été', "Layer each fin: a wash, then a smaller one \\ inside.")
     write_declaration(tmp_path, declared)
     assert read_declaration(tmp_path) == declared
     assert parse_declaration((tmp_path / "pool.toml").read_bytes(), "x") == declared
-    write_declaration(tmp_path, PoolPrompt())  # an empty one leaves no file: a pull over an old pool
+    write_declaration(tmp_path, PoolDeclaration())  # an empty one leaves no file: a pull over an old pool
     assert not (tmp_path / "pool.toml").exists()
 
 
@@ -81,7 +81,7 @@ def test_a_pools_subject_is_the_declared_one_else_most_loved_else_the_default():
         reference("e", Tier.NOPE, "a koi"),
     ]
     assert Pool(refs).subject == "a jellyfish"  # two loved of three; koi wins overall but is loved once
-    assert Pool(refs, prompt=PoolPrompt("a moon jellyfish")).subject == "a moon jellyfish"
+    assert Pool(refs, declaration=PoolDeclaration("a moon jellyfish")).subject == "a moon jellyfish"
     assert Pool(refs[:1] + [reference("f", Tier.LOVE, "a jellyfish")] + refs[3:]).subject == "a koi"  # tie: first
     assert Pool([reference("g", Tier.LOVE, ""), refs[3]]).subject == "a peach hibiscus"
 
@@ -89,7 +89,7 @@ def test_a_pools_subject_is_the_declared_one_else_most_loved_else_the_default():
 def test_the_starter_declares_its_subject_and_the_petal_line_it_was_trained_with():
     pool = Pool.load(str(STARTER_POOL))
     assert pool.subject == "a peach hibiscus"
-    assert "- Paint each petal two or three times: a large wash first" in system_prompt(pool.prompt.hint)
+    assert "- Paint each petal two or three times: a large wash first" in system_prompt(pool.declaration.hint)
 
 
 def test_a_pool_without_a_hint_gets_a_prompt_with_no_petal_in_it():
@@ -114,7 +114,7 @@ def test_render_takes_the_subject_asked_then_the_declared_then_the_rows_and_else
     with pytest.raises(ConfigError, match=r"--subject 'a jellyfish'` \(kept in .*pool.toml\)$"):
         pool_subject(new)
     assert pool_subject(new, "a jellyfish") == "a jellyfish"
-    assert read_declaration(new) == PoolPrompt("a jellyfish")  # kept for the next render, sft and push
+    assert read_declaration(new) == PoolDeclaration("a jellyfish")  # kept for the next render, sft and push
     assert pool_subject(new) == "a jellyfish"
     assert pool_subject(new, "a koi") == "a koi"  # asked wins for new rows; the declaration stays
     assert read_declaration(new).subject == "a jellyfish"
@@ -142,10 +142,10 @@ def test_a_pushed_pool_carries_its_declaration_and_a_card_naming_its_subject(tmp
     card = (tmp_path / "upload" / "README.md").read_text()
     assert "# Watercolour reference pool: a jellyfish\n" in card and "asks for 'a jellyfish'" in card
     pulled = Pool.from_hub(str(tmp_path / "upload"))  # a dry run's folder reads as the dataset would
-    assert pulled.prompt == PoolPrompt("a jellyfish", JELLYFISH_HINT)
+    assert pulled.declaration == PoolDeclaration("a jellyfish", JELLYFISH_HINT)
     assert {r.subject for r in pulled.references} == {"a jellyfish"}
     write_folder(pulled, tmp_path / "pulled")
-    assert read_declaration(tmp_path / "pulled") == PoolPrompt("a jellyfish", JELLYFISH_HINT)
+    assert read_declaration(tmp_path / "pulled") == PoolDeclaration("a jellyfish", JELLYFISH_HINT)
     (tmp_path / "upload" / "pool.toml").unlink()  # a pool that declares nothing, pulled over the same folder
     write_folder(Pool.from_hub(str(tmp_path / "upload")), tmp_path / "pulled")
     assert not (tmp_path / "pulled" / "pool.toml").exists()
@@ -181,7 +181,7 @@ def test_sft_prompts_the_warm_start_with_the_hint_the_default_server_serves():
     from tests.conftest import REPO
 
     corpus = Pool.load(str(REPO / "trainer" / "corpus" / "warmstart"))
-    assert system_prompt(corpus.prompt.hint) == system_prompt(Pool.load(str(STARTER_POOL)).prompt.hint)
+    assert system_prompt(corpus.declaration.hint) == system_prompt(Pool.load(str(STARTER_POOL)).declaration.hint)
 
 
 def test_a_server_on_a_jellyfish_pool_asks_for_a_jellyfish_without_petals(tmp_path):
