@@ -14,7 +14,6 @@ import typer
 from watercolour_env.curate.split import split_command
 from watercolour_env.limits import MAX_SEED
 from watercolour_env.pool import STARTER_POOL
-from watercolour_env.prompt import DEFAULT_SUBJECT
 
 pool_app = typer.Typer(help="Build a reference pool: render sketches, see the tiers at a glance.", no_args_is_help=True)
 
@@ -127,16 +126,25 @@ def pool_generate(
     critic_model: str = typer.Option(None, help="Vision model that critiques each render; off when omitted."),
     rounds: int = typer.Option(1, min=1, help="Refinement rounds per sketch (needs --critic-model)."),
     per_model: int = typer.Option(4, min=1, help="Sketches per painter model."),
-    subject: str = typer.Option(DEFAULT_SUBJECT, help="What to paint."),
+    subject: str = typer.Option(
+        None, help="What to paint; kept in OUT/pool.toml the first time, read from it after (as pool render)."
+    ),
 ) -> None:
-    """Generate candidate sketches with chat models, refine them with a critic, render and gate them."""
+    """Generate candidate sketches with chat models, refine them with a critic, render and gate them.
+
+    The painters are prompted as the environment prompts a policy for OUT's pool: its subject
+    and the hint of its pool.toml.
+    """
     from openai import OpenAI
 
     from watercolour_env.curate.generate import Generator
+    from watercolour_env.curate.render import pool_subject
     from watercolour_env.server.sandbox import Renderer
     from watercolour_env.server.settings import load_settings
 
     token = _endpoint_token(base_url, api_key_env, ("the painter models", "need"))
+    out.mkdir(parents=True, exist_ok=True)
+    subject = pool_subject(out, subject)
     settings = load_settings()
     client = OpenAI(base_url=base_url, api_key=token or "none", max_retries=3, timeout=300)
     with Renderer.from_settings(settings) as renderer:

@@ -19,7 +19,8 @@ from pathlib import Path
 from tqdm import tqdm
 
 from watercolour_env.pool import PoolRow, read_manifest, write_manifest
-from watercolour_env.prompt import SYSTEM_PROMPT, user_prompt
+from watercolour_env.pool.declaration import read_declaration
+from watercolour_env.prompt import system_prompt, user_prompt
 from watercolour_env.server.gate import check_render, check_source
 from watercolour_env.server.sandbox import Renderer
 
@@ -28,7 +29,7 @@ log = logging.getLogger(__name__)
 CRITIC_PROMPT = (
     "You are a watercolour teacher. Look at this painting of {subject}, made by the p5.brush sketch "
     "below. In at most five short sentences, say what to change to make it a better loose watercolour "
-    "(composition, layering of washes, bleed, colour, the flower's shape). Do not write code.\n\n{sketch}"
+    "(composition, layering of washes, bleed, colour, the subject's shape). Do not write code.\n\n{sketch}"
 )
 REVISE_PROMPT = "A teacher looked at the render of your sketch and wrote:\n\n{critique}\n\nRevise the whole sketch."
 
@@ -58,7 +59,8 @@ class Generator:
     Args:
         client: an `openai.OpenAI` client pointed at any OpenAI-compatible endpoint.
         renderer: the renderer that paints every candidate.
-        out: the output folder (an unrated pool).
+        out: the output folder (an unrated pool); the painters' system prompt carries the hint
+            of its `pool.toml`, when it declares one.
         critic_model: a vision model for critiques; None turns refinement off.
         temperature: sampling temperature of the painters.
         max_tokens: completion budget per reply.
@@ -81,6 +83,7 @@ class Generator:
         self.max_tokens = max_tokens
         for sub in ("sketches", "images"):
             (self.out / sub).mkdir(parents=True, exist_ok=True)
+        self.system_prompt = system_prompt(read_declaration(self.out).hint)
 
     def run(self, models: list[str], subject: str, per_model: int, rounds: int = 1, seed: int = 0) -> list[Candidate]:
         """Generates `per_model` sketches per model, each refined over `rounds` rounds (>= 1)."""
@@ -88,7 +91,7 @@ class Generator:
         jobs = [(model, i) for model in models for i in range(per_model)]
         for model, i in tqdm(jobs, desc="generating", unit="sketch"):
             messages = [
-                {"role": "system", "content": SYSTEM_PROMPT},
+                {"role": "system", "content": self.system_prompt},
                 {"role": "user", "content": user_prompt(subject)},
             ]
             for r in range(1, rounds + 1):

@@ -75,3 +75,15 @@ def test_candidates_are_gated_rendered_critiqued_and_revised(endpoint, renderer,
     assert [r.id for r in rows] == ["good-01-r1", "good-01-r2"] and all(r.tier is None for r in rows)
     assert (tmp_path / "images" / "good-01-r2.png").is_file()
     assert len((tmp_path / "candidates.jsonl").read_text().splitlines()) == 3
+
+
+def test_painters_are_prompted_with_the_folders_subject_and_hint(endpoint, renderer, tmp_path):
+    url, requests = endpoint
+    hint = "Paint each bell two or three times: a large wash first, then a smaller one inside."
+    (tmp_path / "pool.toml").write_text(f'subject = "a jellyfish"\nhint = "{hint}"\n')
+    client = OpenAI(base_url=url, api_key="test-token", max_retries=0)
+    Generator(client, renderer, tmp_path).run(["good"], "a jellyfish", per_model=1)
+    (system, user) = requests[0]["messages"]
+    assert f"- {hint}\n" in system["content"] and "petal" not in system["content"]
+    assert user["content"].startswith("Paint a jellyfish")
+    assert [r.subject for r in read_manifest(tmp_path)] == ["a jellyfish"]
