@@ -12,6 +12,7 @@ from pathlib import Path
 from watercolour_env.errors import ConfigError
 from watercolour_env.pool import Pool, PoolRow, write_manifest
 from watercolour_env.pool.declaration import DECLARATION, write_declaration
+from watercolour_env.pool.subjects import DECLARED, write_subjects
 from watercolour_env.terms import TIER_NAMES
 
 log = logging.getLogger(__name__)
@@ -89,6 +90,8 @@ def push(
     declaration = pool.declaration.to_toml()
     if declaration:
         files[DECLARATION] = declaration.encode()
+    if pool.declared_subjects:
+        files[DECLARED] = "".join(f"{subject}\n" for subject in pool.declared_subjects).encode()
     if dry_run is not None:
         (dry_run / "data").mkdir(parents=True, exist_ok=True)
         dataset.to_parquet(str(dry_run / SHARD))
@@ -120,3 +123,4 @@ def write_folder(pool: Pool, folder: Path) -> None:
         )
     write_manifest(folder, rows)
     write_declaration(folder, pool.declaration)
+    write_subjects(folder, pool.declared_subjects)

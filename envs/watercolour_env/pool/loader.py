@@ -25,7 +25,7 @@ from PIL import Image
 
 from watercolour_env.errors import ConfigError, read_text
 from watercolour_env.pool.declaration import DECLARATION, PoolDeclaration, parse_declaration, read_declaration
-from watercolour_env.pool.subjects import SubjectCoverage, declared_subjects
+from watercolour_env.pool.subjects import DECLARED, SubjectCoverage, declared_subjects, parse_subjects
 from watercolour_env.prompt import DEFAULT_SUBJECT
 from watercolour_env.terms import TIER_NAMES, Tier
 
@@ -215,7 +215,13 @@ class Pool:
         return cls(references, source=str(folder), declared_subjects=declared_subjects(folder), declaration=declaration)
 
     @classmethod
-    def from_rows(cls, rows: list[dict], source: str, declaration: PoolDeclaration | None = None) -> Pool:
+    def from_rows(
+        cls,
+        rows: list[dict],
+        source: str,
+        declaration: PoolDeclaration | None = None,
+        declared_subjects: list[str] | None = None,
+    ) -> Pool:
         """A pool from dataset rows with an `image` (PIL image or PNG bytes) and the manifest fields."""
         declaration = declaration or PoolDeclaration()
         references = []
@@ -246,14 +252,14 @@ class Pool:
                     row.get("notes", ""),
                 )
             )
-        return cls(references, source=source, declaration=declaration)
+        return cls(references, source=source, declared_subjects=declared_subjects, declaration=declaration)
 
     @classmethod
     def from_hub(cls, repo_id: str, revision: str | None = None) -> Pool:
         """A pool from a Hugging Face dataset (split `train`), pinned by revision when given.
 
-        The dataset's `pool.toml`, when it has one, is read at the same revision. `repo_id` may
-        also be a folder that `pool push --dry-run` wrote.
+        The dataset's `pool.toml` and `subjects.txt`, when it has them, are read at the same
+        revision. `repo_id` may also be a folder that `pool push --dry-run` wrote.
 
         Raises:
             ConfigError: `datasets` is missing or the dataset cannot be loaded.
@@ -269,25 +275,37 @@ class Pool:
         except Exception as err:  # noqa: BLE001 (network, auth, missing repo: all a configuration problem here)
             raise ConfigError(f"could not load the pool dataset {repo_id}@{revision or 'main'}: {err}") from err
         source = f"{repo_id}@{revision or 'main'}"
-        return cls.from_rows(list(dataset), source=source, declaration=_hub_declaration(repo_id, revision, source))
+        declared = _hub_file(repo_id, DECLARATION, revision, source)
+        subjects = _hub_file(repo_id, DECLARED, revision, source)
+        try:
+            covered = [] if subjects is None else parse_subjects(subjects.decode("utf-8-sig"))
+        except UnicodeDecodeError as err:
+            raise ConfigError(f"{source}:{DECLARED} is not UTF-8 text: {err}") from err
+        return cls.from_rows(
+            list(dataset),
+            source=source,
+            declaration=parse_declaration(declared, f"{source}:{DECLARATION}") if declared else PoolDeclaration(),
+            declared_subjects=covered,
+        )
 
 
-def _hub_declaration(repo_id: str, revision: str | None, source: str) -> PoolDeclaration:
-    """The `pool.toml` of a dataset (or of a dry run's folder); empty when it has none."""
+def _hub_file(repo_id: str, name: str, revision: str | None, source: str) -> bytes | None:
+    """A file of a dataset (or of a dry run's folder) beside its data; None when it has none."""
     if Path(repo_id).is_dir():
-        return read_declaration(Path(repo_id))
+        path = Path(repo_id) / name
+        return path.read_bytes() if path.is_file() else None
     from huggingface_hub import hf_hub_download
     from huggingface_hub.errors import EntryNotFoundError, LocalEntryNotFoundError
 
     try:
-        path = hf_hub_download(repo_id, DECLARATION, repo_type="dataset", revision=revision)
+        path = hf_hub_download(repo_id, name, repo_type="dataset", revision=revision)
     except LocalEntryNotFoundError as err:  # offline or unreachable: not known to be absent
-        raise ConfigError(f"could not read {DECLARATION} of the pool dataset {source}: {err}") from err
+        raise ConfigError(f"could not read {name} of the pool dataset {source}: {err}") from err
     except EntryNotFoundError:  # the dataset has none
-        return PoolDeclaration()
+        return None
     except Exception as err:  # noqa: BLE001 (network, auth: a configuration problem here)
-        raise ConfigError(f"could not read {DECLARATION} of the pool dataset {source}: {err}") from err
-    return parse_declaration(Path(path).read_bytes(), f"{source}:{DECLARATION}")
+        raise ConfigError(f"could not read {name} of the pool dataset {source}: {err}") from err
+    return Path(path).read_bytes()
 
 
 def read_manifest(folder: Path, subject: str = DEFAULT_SUBJECT) -> list[PoolRow]:

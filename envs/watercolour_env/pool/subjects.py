@@ -68,5 +68,19 @@ def declared_subjects(folder: Path) -> list[str]:
     path = Path(folder) / DECLARED
     if not path.is_file():
         return []
-    lines = (line.split("#", 1)[0].strip() for line in path.read_text(encoding="utf-8").splitlines())
+    return parse_subjects(path.read_text(encoding="utf-8-sig"))
+
+
+def parse_subjects(text: str) -> list[str]:
+    """The subjects of a `subjects.txt`'s text: one a line, `#` comments and blank lines dropped."""
+    lines = (line.split("#", 1)[0].strip() for line in text.splitlines())
     return [line for line in lines if line]
+
+
+def write_subjects(folder: Path, subjects: list[str]) -> None:
+    """Makes `subjects.txt` of a pool folder declare `subjects`: none removes the file."""
+    path = Path(folder) / DECLARED
+    if subjects:
+        path.write_text("".join(f"{subject}\n" for subject in subjects), encoding="utf-8")
+    else:
+        path.unlink(missing_ok=True)

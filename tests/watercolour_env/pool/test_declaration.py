@@ -154,12 +154,12 @@ def test_a_pushed_pool_carries_its_declaration_and_a_card_naming_its_subject(tmp
 def test_a_hub_declaration_that_cannot_be_fetched_is_an_error_not_an_absence(monkeypatch, tmp_path):
     from huggingface_hub import constants
 
-    from watercolour_env.pool.loader import _hub_declaration
+    from watercolour_env.pool.loader import _hub_file
 
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)  # unreachable, and nothing cached
     monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path))
     with pytest.raises(ConfigError, match="^could not read pool.toml of the pool dataset me/jelly@abc: "):
-        _hub_declaration("me/jelly", "abc", "me/jelly@abc")
+        _hub_file("me/jelly", "pool.toml", "abc", "me/jelly@abc")
 
 
 def test_a_declared_subject_its_paintings_do_not_cover_refuses_the_server_naming_pool_toml(tmp_path):
@@ -214,3 +214,18 @@ def test_a_dry_run_push_says_how_a_real_one_is_pinned(tmp_path):
     assert done.stdout.splitlines()[-1] == (
         "a real push prints the commit to pin, for WATERCOLOUR_POOL or --pool me/pool@COMMIT"
     )
+
+
+def test_the_subjects_a_pool_declares_travel_with_push_and_pull(tmp_path):
+    folder = jellyfish_pool(tmp_path / "pool")
+    (folder / "subjects.txt").write_text("\ufeff# beyond single bells\na jellyfish swarm\n\na moon jelly  # kin\n")
+    files, _ = push(folder, "someone/jellyfish", dry_run=tmp_path / "upload")
+    assert "subjects.txt" in map(str, files)
+    pulled = Pool.from_hub(str(tmp_path / "upload"))
+    assert pulled.declared_subjects == ["a jellyfish swarm", "a moon jelly"]
+    assert pulled.coverage().covers("a moon jelly at dusk") and not pulled.coverage().covers("a hibiscus")
+    write_folder(pulled, tmp_path / "pulled")
+    assert (tmp_path / "pulled" / "subjects.txt").read_text() == "a jellyfish swarm\na moon jelly\n"
+    (tmp_path / "upload" / "subjects.txt").unlink()  # pulled again over the folder, from a pool declaring none
+    write_folder(Pool.from_hub(str(tmp_path / "upload")), tmp_path / "pulled")
+    assert not (tmp_path / "pulled" / "subjects.txt").exists()
