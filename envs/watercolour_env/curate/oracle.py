@@ -21,6 +21,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from watercolour_env.errors import ConfigError
 from watercolour_env.pool import Pool, Tier
 from watercolour_env.pool.declaration import PoolDeclaration, write_declaration
 from watercolour_env.server.copies import CopyGuard
@@ -55,15 +56,19 @@ def held_out_rewards(pool: Pool, settings: ServerSettings) -> list[HeldOut]:
     unscored ones last.
 
     Raises:
-        ConfigError: leaving a painting out leaves the pool without a love painting.
+        ConfigError: the pool has one love painting, so holding it out would leave none.
     """
+    loved = [r for r in pool.rated if r.tier is Tier.LOVE]
+    if len(loved) < 2:
+        raise ConfigError(
+            f"the pool {pool.source} has one love painting; held out, it would leave the reward none to learn "
+            "from: rate more love paintings first (docs/pool.md, how many)"
+        )
     weights = settings.weights()
     options = settings.term_options()
     plain = PoolDeclaration(pool.declaration.subject, pool.declaration.hint)
     results = []
-    for painting in tqdm(
-        [r for r in pool.rated if r.tier is Tier.LOVE], desc="holding out", unit="painting", leave=False
-    ):
+    for painting in tqdm(loved, desc="holding out", unit="painting", leave=False):
         rest = Pool([r for r in pool.rated if r is not painting], pool.source, pool.declared_subjects, plain)
         copy = CopyGuard(rest).match(painting.sketch, painting.png) if settings.copy_guard else None
         if copy is not None:

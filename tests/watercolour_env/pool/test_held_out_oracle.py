@@ -115,3 +115,13 @@ def test_the_oracle_command_says_how_to_choose_one_and_names_a_wrong_token(tmp_p
         with pytest.raises(ConfigError) as refused:
             run_oracle(url, token="s3cret-token")
     assert f"the pool {folder} declares no oracle: `watercolour pool oracle FOLDER` chooses one" in str(refused.value)
+
+
+def test_a_pool_with_one_love_painting_has_none_to_hold_out():
+    from watercolour_env.curate.oracle import held_out_rewards
+    from watercolour_env.pool.loader import Reference
+    from watercolour_env.server.settings import load_settings
+
+    pool = Pool([Reference(i, t, b"", "", "a koi", "", 0, "") for i, t in [("a", Tier.LOVE), ("b", Tier.OKAY)]], "koi")
+    with pytest.raises(ConfigError, match="^the pool koi has one love painting; held out, it would leave"):
+        held_out_rewards(pool, load_settings())
