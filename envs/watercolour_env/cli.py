@@ -156,7 +156,12 @@ def serve(
 
 @app.command()
 def episode(
-    reply_file: Path = typer.Argument(..., exists=True, dir_okay=False, help="A model reply or a bare sketch."),
+    reply_files: list[Path] = typer.Argument(
+        ...,
+        exists=True,
+        dir_okay=False,
+        help="A model reply or a bare sketch; several make an episode with revisions, painted in order.",
+    ),
     env_url: str = typer.Option("http://127.0.0.1:8000", help="Environment server URL."),
     seed: int = typer.Option(0, min=0, max=MAX_SEED, help="Render seed, in [0, 2**32)."),
     subject: str = typer.Option(None, help="What to paint; the server default when omitted."),
@@ -165,6 +170,8 @@ def episode(
 ) -> None:
     """Run one episode against a server and print the observation as JSON (without the PNG).
 
+    With several replies, the episode has one revision per reply after the first: it prints
+    every turn's observation (a JSON list), the critiques between them and the reward at the end.
     Exits 0 with a verdict (scored or rejected by the gate), 3 when the episode went unscored
     (status infra_error: a render or a scorer failed), 2 when the server refuses the request.
     """
@@ -173,17 +180,24 @@ def episode(
 
     parsed = parse_reward_weights(weights)
     options = {} if parsed is None else {"weights": parsed}
-    reply = read_text(reply_file, "a model reply or a p5.js sketch")
+    replies = [read_text(path, "a model reply or a p5.js sketch") for path in reply_files]
+    if len(replies) > 1:
+        options["revisions"] = len(replies) - 1
+    observations = []
     with talking_to(env_url), WatercolourEnv(base_url=env_url).sync() as env:
         env.reset(seed=seed, subject=subject, return_image=out is not None, **options)
-        result = env.step(WatercolourAction(reply=reply))
-    observation = result.observation
+        for reply in replies:
+            result = env.step(WatercolourAction(reply=reply))
+            observations.append(result.observation)
+            if result.done:  # an infrastructure failure ends an episode early
+                break
+    observation = observations[-1]
     if out is not None and observation.image_png_b64:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(base64.b64decode(observation.image_png_b64))
-    report = observation.model_dump(mode="json", exclude={"image_png_b64", "system_prompt"})
-    report["image"] = str(out) if out is not None and observation.image_png_b64 else None
-    typer.echo(json.dumps(report, indent=2))
+    reports = [o.model_dump(mode="json", exclude={"image_png_b64", "system_prompt"}) for o in observations]
+    reports[-1]["image"] = str(out) if out is not None and observation.image_png_b64 else None
+    typer.echo(json.dumps(reports if len(replies) > 1 else reports[0], indent=2))
     if observation.status is EpisodeStatus.INFRA_ERROR:
         typer.echo(f"error: the episode went unscored ({observation.detail or 'infra_error'}); try again", err=True)
         raise typer.Exit(3)

@@ -122,7 +122,9 @@ class WatercolourEnv(EnvClient[WatercolourAction, WatercolourObservation, Waterc
     """Client of a watercolour environment server over its websocket.
 
     Per-episode options go to `reset`: `ResetOptions` lists them (seed, episode_id, subject,
-    return_image, weights, references) and checks them before they are sent.
+    return_image, weights, references, revisions, revision_reward) and checks them before they
+    are sent. With `revisions` = K, step until `done`: each painting but the last comes back with
+    a `critique` and reward None, the last with the episode's reward.
 
     Args:
         base_url: the server (`http://`, `https://` or a Space URL); its websocket's own URL,
@@ -138,6 +140,10 @@ class WatercolourEnv(EnvClient[WatercolourAction, WatercolourObservation, Waterc
         ...     env.reset(seed=7, subject="a peach hibiscus")
         ...     result = env.step(WatercolourAction(reply=reply))
         ...     result.reward, result.observation.violations
+        >>> with WatercolourEnv(base_url="http://127.0.0.1:8000").sync() as env:  # doctest: +SKIP
+        ...     result = env.reset(seed=7, revisions=2)
+        ...     while not result.done:  # three paintings, each after reading the last one's critique
+        ...         result = env.step(WatercolourAction(reply=paint(result.observation.critique)))
     """
 
     def __init__(

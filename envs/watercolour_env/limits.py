@@ -18,5 +18,10 @@ docs/LOG.md, issue 15)."""
 MAX_REFERENCES = 32
 """The most references one episode may ask the judge for (each is two comparisons); the same
 bound as `WATERCOLOUR_REFERENCES_PER_EPISODE`."""
+MAX_REVISIONS = 8
+"""The most revisions a reset may ask for (an episode of at most 9 paintings); a deployment may
+allow fewer (`WATERCOLOUR_MAX_REVISIONS`, 3 by default)."""
+DEFAULT_MAX_REVISIONS = 3
+"""The pool itself was drafted in three rounds under a vision critic (the seed's notes)."""
 MAX_DETAIL_CHARS = 4000
 """The longest `detail` a step sends, in characters: a few violations and their reasons."""

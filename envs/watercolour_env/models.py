@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from openenv.core.env_server.types import Action, Observation, State
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from watercolour_env.errors import InvalidOption
-from watercolour_env.limits import MAX_REFERENCES, MAX_SEED, MAX_SUBJECT_CHARS
+from watercolour_env.limits import MAX_REFERENCES, MAX_REVISIONS, MAX_SEED, MAX_SUBJECT_CHARS
 
 # re-exported: the verdict types have always been importable from here
 from watercolour_env.terms import EpisodeStatus as EpisodeStatus
@@ -33,7 +33,8 @@ class WatercolourObservation(Observation):
     """What the policy and the trainer see after `reset` (prompts) and `step` (the verdict).
 
     `reward` is in [0, 1] for a judged episode, 0.0 (by default) for a reply rejected by the
-    gate, and None when the infrastructure failed (`status == "infra_error"`).
+    gate, and None when the infrastructure failed (`status == "infra_error"`) or, in an episode
+    with revisions, while it is not over (`status == "revise"`, `done` false).
     """
 
     status: EpisodeStatus = EpisodeStatus.READY
@@ -51,6 +52,12 @@ class WatercolourObservation(Observation):
     renderer: str = ""
     image_png_b64: str | None = Field(default=None, description="600x600 PNG, base64, when asked.")
     detail: str = ""
+    turn: int = Field(default=0, description="Which painting of the episode this step answered, from 1; 0 after reset.")
+    critique: str = Field(
+        default="",
+        description="In an episode with revisions: what the picture shows and what the gate refused, in words; "
+        "never the pool, the score or its components.",
+    )
 
 
 class WatercolourState(State):
@@ -61,6 +68,8 @@ class WatercolourState(State):
     return_image: bool = False
     references: int | None = None  # the judge's references for this episode; the deployment's when None
     status: EpisodeStatus = EpisodeStatus.READY
+    revisions: int = 0  # paintings after the first that the episode waits for
+    revision_reward: Literal["last", "best"] = "last"
 
 
 class ResetOptions(BaseModel):
@@ -85,6 +94,12 @@ class ResetOptions(BaseModel):
     )
     references: int | None = Field(
         None, ge=1, le=MAX_REFERENCES, description="How many pool references the judge compares with."
+    )
+    revisions: int = Field(
+        0, ge=0, le=MAX_REVISIONS, description="Revisions after the first painting, each answered with a critique."
+    )
+    revision_reward: Literal["last", "best"] = Field(
+        "last", description="With revisions: the episode's reward is the last painting's, or the best one's."
     )
 
     @field_validator("subject")
@@ -132,6 +147,8 @@ class ResetOptions(BaseModel):
             "return_image": f"return_image must be true or false, not {given}",
             "weights": f"weights must be an object of weights by component or a preset name, not {given}",
             "references": f"references must be an integer in [1, {MAX_REFERENCES}] or null, not {given}",
+            "revisions": f"revisions must be an integer in [0, {MAX_REVISIONS}], not {given}",
+            "revision_reward": f'revision_reward must be "last" or "best", not {given}',
         }[name]
 
 

@@ -74,9 +74,14 @@ class Violation(str, enum.Enum):
 
 
 class EpisodeStatus(str, enum.Enum):
-    """Where an episode stands; `infra_error` means the reward is None, not a verdict."""
+    """Where an episode stands; `infra_error` means the reward is None, not a verdict.
+
+    `revise` answers a painting that is not the episode's last: the reward is None because it is
+    not given yet (`done` is false), and the observation's `critique` describes the picture.
+    """
 
     READY = "ready"
+    REVISE = "revise"  # painted, and the episode waits for a revision (reset's `revisions`)
     SCORED = "scored"
     REJECTED = "rejected"
     INFRA_ERROR = "infra_error"

@@ -56,6 +56,8 @@ def test_the_reset_options_take_the_deployments_choice_when_none():
         "return_image": False,
         "weights": None,
         "references": None,
+        "revisions": 0,
+        "revision_reward": "last",
     }
     given = ResetOptions.check(seed=4294967295, subject="a peach hibiscus", weights="hps-led", references=32)
     assert (given.seed, given.subject, given.weights, given.references) == (

@@ -62,8 +62,13 @@ def test_the_readme_notebook_example_runs_on_the_client_install(client_venv, ser
         [str(client_venv / "python"), "-c", code], capture_output=True, text=True, timeout=300, cwd=REPO
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    reward = float(done.stdout.strip().splitlines()[-1].split()[0])  # "0.61 [] 0.12": reward, violations, paint
+    lines = done.stdout.strip().splitlines()
+    reward = float(lines[-4].split()[0])  # "0.61 [] 0.12": reward, violations, paint
     assert 0.0 < reward <= 1.0
+    turns = [line.split(maxsplit=3) for line in lines[-3:]]  # turn, status, reward, critique
+    assert [turn[:3] for turn in turns[:2]] == [["1", "revise", "None"], ["2", "revise", "None"]]
+    assert turns[0][3].startswith("The gate refused this reply: it draws with p5's own shapes")
+    assert turns[2][:2] == ["3", "scored"] and 0.0 < float(turns[2][2]) <= 1.0
 
 
 def test_watercolour_episode_runs_on_the_client_install(client_venv, server_url):

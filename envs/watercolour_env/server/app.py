@@ -76,6 +76,7 @@ def build_app(settings: ServerSettings | None = None, renderer: Renderer | None 
         system_prompt=system_prompt(pool.declaration.hint),
         paint_floor=settings.paint_floor,
         max_reply_bytes=settings.max_reply_bytes,
+        max_revisions=settings.max_revisions,
         episode_deadline_s=settings.episode_deadline_s,
         copy_guard=CopyGuard(guarded_pool(pool, rubric)) if settings.copy_guard else None,
         coverage=coverage,

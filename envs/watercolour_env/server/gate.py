@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from watercolour_env.server.sandbox import CANVAS_PX, RenderResult, RenderStatus
 from watercolour_env.server.sandbox.brush_api import brush_methods
 from watercolour_env.sketch import ALLOWED_BRUSH_METHODS, SketchInventory, extract_sketch, inspect_sketch
-from watercolour_env.terms import Violation
+from watercolour_env.terms import RewardComponent, ScoreStatus, Violation
 
 if TYPE_CHECKING:
     from watercolour_env.server.copies import CopyGuard, CopyMatch
@@ -261,3 +261,36 @@ def check_render(source: GateResult, render: RenderResult, paint_floor: float = 
         violations.append(Violation.BLANK_CANVAS)
     passed = not violations and not infra
     return GateResult(passed, violations, source.sketch, source.inventory, render, infra)
+
+
+def step_detail(gate: GateResult, components: list[RewardComponent]) -> str:
+    """Why a step ended as it did, in one line.
+
+    The renderer's failure first (the stage that ran out of time, the full queue), else the
+    scorers without a verdict, else the sandbox's or the parser's report.
+    """
+    render = gate.render
+    if gate.infra_failure and render is not None and render.detail:
+        return f"render: {render.detail}"
+    if gate.copied is not None:
+        return gate.copied.describe()
+    if render is not None:
+        return _unscored_detail(components) or sandbox_detail(render) or render.detail
+    return _unscored_detail(components) or _source_detail(gate)
+
+
+def _unscored_detail(components: list[RewardComponent]) -> str:
+    """Which weighted scorers gave no verdict, and why (empty when all did)."""
+    missing = [
+        f"{c.name} ({c.detail})" if c.detail else c.name for c in components if c.status is ScoreStatus.UNAVAILABLE
+    ]
+    return f"unscored, no verdict from: {'; '.join(missing)}" if missing else ""
+
+
+def _source_detail(gate: GateResult) -> str:
+    """Where the parser stopped, for a reply rejected before rendering with a syntax error."""
+    if Violation.UNPARSEABLE in gate.violations:
+        return "the source check could not read this reply (see the server log)"
+    if gate.inventory is not None and gate.inventory.syntax_error:
+        return f"syntax error at {gate.inventory.syntax_error}"
+    return ""

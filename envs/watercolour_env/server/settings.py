@@ -28,7 +28,12 @@ from pydantic_settings import (
 )
 
 from watercolour_env.errors import ConfigError
-from watercolour_env.limits import DEFAULT_EPISODE_DEADLINE_S, DEFAULT_MAX_REPLY_BYTES
+from watercolour_env.limits import (
+    DEFAULT_EPISODE_DEADLINE_S,
+    DEFAULT_MAX_REPLY_BYTES,
+    DEFAULT_MAX_REVISIONS,
+    MAX_REVISIONS,
+)
 from watercolour_env.pool import STARTER_POOL
 from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR
 from watercolour_env.server.reward import GATE_DEFAULT_WEIGHT, TERMS
@@ -126,6 +131,7 @@ class ServerSettings(BaseSettings):
     weight_gate: float = Field(GATE_DEFAULT_WEIGHT, ge=0, le=1)
     preset: str | None = None  # one of rubric.PRESETS; sets every weight
     max_reply_bytes: int = Field(DEFAULT_MAX_REPLY_BYTES, ge=1024, le=4 * 2**20)
+    max_revisions: int = Field(DEFAULT_MAX_REVISIONS, ge=0, le=MAX_REVISIONS)  # the most a reset may ask for
     api_token: SecretStr | None = None  # required on the websocket and compute routes when set (server/auth.py)
 
     _options: dict[str, BaseModel] = PrivateAttr(default_factory=dict)

@@ -1,4 +1,9 @@
-"""The watercolour environment: one episode is one reply painted, gated and scored."""
+"""The watercolour environment: one episode is one reply painted, gated and scored, or several.
+
+With `revisions` = K at reset, an episode is 1 + K paintings: each but the last is answered with
+a critique of the picture (`server/critique.py`) and `done` false, and the reward, given with the
+last, is the last painting's or the best one's (issue 37).
+"""
 
 from __future__ import annotations
 
@@ -20,13 +25,13 @@ from watercolour_env.errors import InvalidOption, WatercolourError
 from watercolour_env.limits import (
     DEFAULT_EPISODE_DEADLINE_S,
     DEFAULT_MAX_REPLY_BYTES,
+    DEFAULT_MAX_REVISIONS,
     MAX_DETAIL_CHARS,
 )
 from watercolour_env.models import (
     EpisodeStatus,
     ResetOptions,
     RewardComponent,
-    ScoreStatus,
     WatercolourAction,
     WatercolourObservation,
     WatercolourState,
@@ -34,15 +39,16 @@ from watercolour_env.models import (
 from watercolour_env.pool.subjects import SubjectCoverage
 from watercolour_env.prompt import DEFAULT_SUBJECT, SYSTEM_PROMPT, user_prompt
 from watercolour_env.server.copies import CopyGuard
+from watercolour_env.server.critique import critique
 from watercolour_env.server.gate import (
     DEFAULT_PAINT_FLOOR,
     GateResult,
     check_copy,
     check_render,
     check_source,
-    sandbox_detail,
+    step_detail,
 )
-from watercolour_env.server.reward.rubric import Rubric, RubricWeights
+from watercolour_env.server.reward.rubric import Rubric, RubricScore, RubricWeights
 from watercolour_env.server.sandbox import Renderer
 from watercolour_env.server.sandbox.picture import clean_text
 from watercolour_env.terms import Violation
@@ -78,7 +84,12 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         set at reset, the 600x600 PNG (base64).
     Reward: in [0, 1] from the rubric; `fail_reward` (0.0) for a reply the gate rejects; None
         when the infrastructure failed (status "infra_error").
-    Episode end: after one `step` (`done=True`); a second step needs a new `reset`.
+    Episode end: after one `step` (`done=True`); a second step needs a new `reset`. With
+        `revisions` = K at reset (at most `max_revisions`), after 1 + K steps: each earlier step
+        comes back status "revise", `done` false, reward None and no components, with a
+        `critique` of the picture that names neither the pool nor the score; the last carries the
+        reward of the last painting, or of the best (`revision_reward="best"`, which scores
+        every painting). An infrastructure failure at any turn ends the episode unscored.
     Arguments: a shared `Renderer`, a `Rubric`, the default subject, the blank-canvas floor,
         whether real p5.brush methods outside the allowlist are violations (`strict`), and the
         step's whole budget in seconds (`episode_deadline_s`: queue wait, render and scorers; a
@@ -109,8 +120,11 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         copy_guard: CopyGuard | None = None,
         coverage: SubjectCoverage | None = None,
         system_prompt: str = SYSTEM_PROMPT,
+        max_revisions: int = DEFAULT_MAX_REVISIONS,
     ) -> None:
         super().__init__()
+        self._max_revisions = max_revisions
+        self._turns: list[tuple[float, list[RewardComponent], bool]] = []  # each scored painting: reward, parts, passed
         self._system_prompt = system_prompt
         self._copy_guard = copy_guard
         self._coverage = coverage
@@ -137,6 +151,8 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         return_image: bool = False,
         weights: dict[str, float] | str | None = None,
         references: int | None = None,
+        revisions: int = 0,
+        revision_reward: str = "last",
         **kwargs: Any,
     ) -> WatercolourObservation:
         """Starts an episode.
@@ -153,6 +169,9 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             references: how many pool references the judge compares this episode's painting
                 with, in [1, 32] (the seed's `--references`); the deployment's
                 `WATERCOLOUR_REFERENCES_PER_EPISODE` when None. Unused when the judge is not weighted.
+            revisions: paintings after the first, in [0, `max_revisions`]; each earlier painting
+                is answered with a critique instead of a reward.
+            revision_reward: "last" (the last painting's reward) or "best" (the best painting's).
             **kwargs: none is accepted; an unknown option is an error, not ignored.
 
         Raises:
@@ -170,8 +189,14 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             return_image=return_image,
             weights=weights,
             references=references,
+            revisions=revisions,
+            revision_reward=revision_reward,
             **kwargs,
         )
+        if revisions > self._max_revisions:
+            raise InvalidOption(
+                f"revisions={revisions}: this server allows at most {self._max_revisions} (WATERCOLOUR_MAX_REVISIONS)"
+            )
         episode_weights = self._rubric.weights_for(weights) if weights is not None else None
         subject = (subject or self._default_subject).strip()
         self._check_covered(subject, episode_weights or self._rubric.weights)
@@ -183,7 +208,10 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             subject=subject,
             return_image=bool(return_image),
             references=references,
+            revisions=revisions,
+            revision_reward=revision_reward,
         )
+        self._turns = []
         self._reset_done = True
         return self._observation(reward=None, done=False)
 
@@ -197,13 +225,13 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         """Paints, gates and scores one reply; bad replies come back as violations.
 
         Raises:
-            WatercolourError: `step` before `reset`, a second `step` in one episode, or a reply
+            WatercolourError: `step` before `reset`, a step after the episode's last, or a reply
                 over `max_reply_bytes` (the episode stays open for another reply).
         """
         self._check_open()
         if not self._reset_done:
             raise WatercolourError("call reset before step")
-        if self._state.status is not EpisodeStatus.READY:
+        if self._state.status not in (EpisodeStatus.READY, EpisodeStatus.REVISE):
             raise WatercolourError("the episode is over; call reset to start another")
         size = len(action.reply.encode("utf-8", "surrogatepass"))
         if size > self._max_reply_bytes:
@@ -212,13 +240,56 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             )
         deadline_at = time.monotonic() + self._episode_deadline_s
         self._state.step_count += 1
+        last = self._state.step_count > self._state.revisions
         gate = check_source(action.reply, strict=self._strict)
         if gate.passed:
             render = self._renderer.render(
                 gate.sketch or "", seed=self._state.seed, deadline_s=timeout_s, deadline_at=deadline_at
             )
             gate = check_copy(check_render(gate, render, self._paint_floor), self._copy_guard)
-        score = self._rubric.score(
+        scored = last or self._state.revision_reward == "best"
+        score = self._score(gate, action, deadline_at) if scored else None
+        unscored = gate.infra_failure or (score is not None and score.reward is None)
+        if score is not None and not unscored:
+            self._turns.append((score.reward, score.components, gate.passed))
+        if unscored:
+            self._state.status, reward, components = EpisodeStatus.INFRA_ERROR, None, score.components if score else []
+            detail = step_detail(gate, components)
+        elif not last:
+            self._state.status, reward, components = EpisodeStatus.REVISE, None, []
+            detail = "copied_reference" if gate.copied is not None else step_detail(gate, [])  # names no painting
+        else:
+            chosen = len(self._turns) - 1  # every painting was scored when the best is asked for
+            if self._state.revision_reward == "best":
+                chosen = max(range(len(self._turns)), key=lambda i: self._turns[i][0])
+            reward, components, passed = self._turns[chosen]
+            self._state.status = EpisodeStatus.SCORED if passed else EpisodeStatus.REJECTED
+            detail = step_detail(gate, score.components)
+            if chosen < len(self._turns) - 1:
+                detail = f"the reward is painting {chosen + 1}'s, the best of {len(self._turns)}; " + detail
+        render = gate.render
+        png = render.png if render is not None else None
+        observation = self._observation(
+            reward=reward,
+            done=self._state.status is not EpisodeStatus.REVISE,
+            sketch=None if gate.sketch is None else clean_text(gate.sketch, self._max_reply_bytes),
+            violations=gate.violations,
+            js_errors=render.js_errors if render else [],  # cleaned and bounded by picture.read_report
+            reward_components=components,
+            paint_fraction=render.paint_fraction if render and render.png else None,
+            render_ms=render.elapsed_ms if render else None,
+            queue_ms=render.queued_ms if render else None,
+            renderer=render.renderer if render else "",
+            image_png_b64=base64.b64encode(png).decode() if png and self._state.return_image else None,
+            detail=clean_text(detail, MAX_DETAIL_CHARS),
+            turn=self._state.step_count,
+            critique=clean_text(critique(gate), MAX_DETAIL_CHARS) if self._state.revisions else "",
+        )
+        return self._sendable(observation)
+
+    def _score(self, gate: GateResult, action: WatercolourAction, deadline_at: float) -> RubricScore:
+        """The rubric's verdict on this painting, with the episode's seed, weights and references."""
+        return self._rubric.score(
             gate,
             action.sketch_tokens,
             seed=self._state.seed,
@@ -226,28 +297,6 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             deadline_at=deadline_at,
             references=self._state.references,
         )
-        if gate.infra_failure or score.reward is None:
-            status = EpisodeStatus.INFRA_ERROR
-        else:
-            status = EpisodeStatus.SCORED if gate.passed else EpisodeStatus.REJECTED
-        self._state.status = status
-        render = gate.render
-        png = render.png if render is not None else None
-        observation = self._observation(
-            reward=score.reward,
-            done=True,
-            sketch=None if gate.sketch is None else clean_text(gate.sketch, self._max_reply_bytes),
-            violations=gate.violations,
-            js_errors=render.js_errors if render else [],  # cleaned and bounded by picture.read_report
-            reward_components=score.components,
-            paint_fraction=render.paint_fraction if render and render.png else None,
-            render_ms=render.elapsed_ms if render else None,
-            queue_ms=render.queued_ms if render else None,
-            renderer=render.renderer if render else "",
-            image_png_b64=base64.b64encode(png).decode() if png and self._state.return_image else None,
-            detail=clean_text(_step_detail(gate, score.components), MAX_DETAIL_CHARS),
-        )
-        return self._sendable(observation)
 
     def _sendable(self, observation: WatercolourObservation) -> WatercolourObservation:
         """The observation if it encodes as JSON, else the sketch's failure: `unencodable_observation`.
@@ -324,36 +373,3 @@ def uncovered_subject(subject: str, coverage: SubjectCoverage) -> str:
         f'"{subject}": ask for one of those, use a pool of "{subject}" (WATERCOLOUR_POOL, or declare it in the '
         "pool's subjects.txt), or weigh a scorer that judges any subject (WATERCOLOUR_PRESET, WATERCOLOUR_WEIGHT_*)"
     )
-
-
-def _step_detail(gate: GateResult, components: list[RewardComponent]) -> str:
-    """Why a step ended as it did, in one line.
-
-    The renderer's failure first (the stage that ran out of time, the full queue), else the
-    scorers without a verdict, else the sandbox's or the parser's report.
-    """
-    render = gate.render
-    if gate.infra_failure and render is not None and render.detail:
-        return f"render: {render.detail}"
-    if gate.copied is not None:
-        return gate.copied.describe()
-    if render is not None:
-        return _unscored_detail(components) or sandbox_detail(render) or render.detail
-    return _unscored_detail(components) or _source_detail(gate)
-
-
-def _unscored_detail(components: list[RewardComponent]) -> str:
-    """Which weighted scorers gave no verdict, and why (empty when all did)."""
-    missing = [
-        f"{c.name} ({c.detail})" if c.detail else c.name for c in components if c.status is ScoreStatus.UNAVAILABLE
-    ]
-    return f"unscored, no verdict from: {'; '.join(missing)}" if missing else ""
-
-
-def _source_detail(gate: GateResult) -> str:
-    """Where the parser stopped, for a reply rejected before rendering with a syntax error."""
-    if Violation.UNPARSEABLE in gate.violations:
-        return "the source check could not read this reply (see the server log)"
-    if gate.inventory is not None and gate.inventory.syntax_error:
-        return f"syntax error at {gate.inventory.syntax_error}"
-    return ""

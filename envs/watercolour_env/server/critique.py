@@ -1,0 +1,165 @@
+"""The critique a painter reads between revisions: what the picture shows, never how it scored.
+
+An episode with revisions (issue 37) answers each painting but the last with a few sentences in
+the words a teacher would use: what the gate refused and why, where the paint sits on the paper,
+how much of it is covered, and the palette. It is a description of this picture only. It never
+names the pool's paintings, the tiers, the score or its components. Telling a policy how to
+please the scorer would pay it for reading the scorer, not for painting. This module's
+guarantee is structural: it reads only the gate's verdict (`GateResult`: the sketch, the
+violations, the render), imports nothing of the reward or the pool, and a test holds that
+(tests/watercolour_env/server/test_critique.py).
+
+    >>> critique(GateResult(False, [Violation.NO_SKETCH]))
+    'The gate refused this reply: it holds no sketch; reply with one JavaScript code block.'
+"""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+from PIL import Image
+
+from watercolour_env.server.gate import GateResult
+from watercolour_env.server.sandbox.picture import PAINT_DELTA, paper_colour
+from watercolour_env.terms import Violation
+
+MAX_CRITIQUE_CHARS = 1200
+"""A critique is a few sentences: the refusal, the composition, the coverage, the palette."""
+
+REASONS = {
+    Violation.NO_SKETCH: "it holds no sketch; reply with one JavaScript code block",
+    Violation.UNPARSEABLE: "its code could not be read",
+    Violation.SYNTAX_ERROR: "its JavaScript has a syntax error",
+    Violation.NO_SETUP: "it defines no setup()",
+    Violation.CANVAS_NOT_WEBGL: "its canvas is not createCanvas(600, 600, WEBGL)",
+    Violation.CANVAS_SIZE: "its canvas is not 600 by 600",
+    Violation.UNKNOWN_BRUSH_METHOD: "it calls a brush method that does not exist",
+    Violation.BRUSH_METHOD_NOT_ALLOWED: "it calls a brush method outside the ten allowed",
+    Violation.BARE_PRIMITIVE: "it draws with p5's own shapes, not the ten brush methods",
+    Violation.EXTERNAL_ACCESS: "it reaches outside the sketch (network, storage or the page)",
+    Violation.TEXT_ON_CANVAS: "it writes text on the canvas",
+    Violation.CANVAS_CHANGE: "it changes the canvas after setup()",
+    Violation.NO_BRUSH_PAINT: "it paints nothing with the brush methods",
+    Violation.SKETCH_ERROR: "the sketch threw an error before it finished a frame",
+    Violation.RENDER_TIMEOUT: "the sketch did not finish in time",
+    Violation.BLANK_CANVAS: "the paper stayed nearly blank",
+    Violation.COMPUTED_ACCESS: "it calls methods through computed names",
+    Violation.OFFSCREEN_LAYER: "it paints on an offscreen layer",
+    Violation.DIRECT_CONTEXT: "it draws on the WebGL context directly",
+    Violation.P5_NOT_ALLOWED: "it calls a p5 function that is not allowed",
+    Violation.IMAGE_OR_PIXELS: "it loads images or writes pixels",
+    Violation.SHADER_OR_3D: "it uses shaders or 3D drawing",
+    Violation.BRUSH_ARGUMENT: "it passes a brush method something other than numbers and colours",
+    Violation.TAMPERING: "it tampers with the page it runs in",
+    Violation.INVALID_FRAME: "its picture could not be read",
+    Violation.UNENCODABLE_OBSERVATION: "its report could not be sent",
+    Violation.COPIED_REFERENCE: "it reproduces an existing painting; paint one of your own",
+}
+"""Why the gate refused a reply, in a painter's words (no painting of the pool is named)."""
+
+HUES = (
+    (15, "red"),
+    (45, "orange"),
+    (70, "yellow"),
+    (160, "green"),
+    (200, "teal"),
+    (255, "blue"),
+    (290, "violet"),
+    (345, "pink"),
+    (360, "red"),
+)
+"""Hue names by the upper bound of their range, in degrees."""
+
+
+def critique(gate: GateResult) -> str:
+    """A few sentences on one painting for the painter's next revision; at most `MAX_CRITIQUE_CHARS`.
+
+    Args:
+        gate: the gate's verdict on the reply, with its render when one was made.
+
+    Returns:
+        The refusal's reasons (when the gate refused it), the first JavaScript error, and, when
+        the render left a picture, its composition, coverage and palette, e.g. "The paint covers
+        14% of the paper, ...". Plain text; no number but the coverage and shares of the canvas.
+    """
+    sentences = []
+    if gate.violations:
+        reasons = dict.fromkeys(REASONS.get(v, v.value.replace("_", " ")) for v in gate.violations)
+        sentences.append(f"The gate refused this reply: {'; '.join(reasons)}.")
+    render = gate.render
+    if render is not None and render.js_errors:
+        sentences.append(f"JavaScript said: {render.js_errors[0][:200]}.")
+    if render is not None and render.png is not None and Violation.BLANK_CANVAS not in gate.violations:
+        sentences.extend(describe(render.png))
+    return " ".join(sentences)[:MAX_CRITIQUE_CHARS]
+
+
+def describe(png: bytes) -> list[str]:
+    """The composition, coverage and palette of a painting, as sentences; none for bare paper.
+
+    The palette is read from the body of the paint: the half of the painted pixels furthest from
+    the paper, since a watercolour's wide pale edges would call every palette pale and muted.
+    """
+    rgb = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+    away = np.abs(rgb.astype(np.int16) - paper_colour(rgb, stride=7)).max(axis=-1)
+    paint = away > PAINT_DELTA
+    if paint.mean() < 0.001:
+        return []
+    body = paint & (away >= np.median(away[paint]))
+    return [_placement(paint), _palette(rgb[body])]
+
+
+def _placement(paint: np.ndarray) -> str:
+    """Where the paint sits, how much it covers and which edges it touches."""
+    height, width = paint.shape
+    rows, cols = np.nonzero(paint)
+    top, bottom = np.percentile(rows, [1, 99]) / height
+    left, right = np.percentile(cols, [1, 99]) / width
+    across = ("left of centre", "centred", "right of centre")[_third((left + right) / 2)]
+    down = ("high", "at mid-height", "low")[_third((top + bottom) / 2)]
+    edges = [
+        name
+        for name, near in (("top", top), ("bottom", 1 - bottom), ("left", left), ("right", 1 - right))
+        if near < 0.01
+    ]
+    margin = (
+        f"it runs off the {' and '.join(edges)} edge{'s' if len(edges) > 1 else ''}"
+        if edges
+        else "it keeps clear of the edges"
+    )
+    return (
+        f"The paint covers {paint.mean():.0%} of the paper, {across} and {down}, spanning {right - left:.0%} of "
+        f"its width and {bottom - top:.0%} of its height; {margin}."
+    )
+
+
+def _third(position: float) -> int:
+    """0, 1 or 2: a position in [0, 1] before 0.42, up to 0.58, or after."""
+    return 0 if position < 0.42 else 1 if position <= 0.58 else 2
+
+
+def _palette(painted: np.ndarray) -> str:
+    """The painted pixels' main hues, how light and how strong they are."""
+    hsv = np.asarray(Image.fromarray(painted.reshape(1, -1, 3)).convert("HSV"), dtype=np.float64)[0] / 255
+    hue, saturation, value = hsv[:, 0] * 360, hsv[:, 1], hsv[:, 2]
+    coloured = saturation >= 0.15
+    names = []
+    if coloured.any():
+        bounds = np.array([bound for bound, _ in HUES])
+        labels = np.array([name for _, name in HUES])[
+            np.searchsorted(bounds, hue[coloured], side="right").clip(0, len(HUES) - 1)
+        ]
+        found, counts = np.unique(labels, return_counts=True)
+        shares = counts / len(hue)
+        names = [name for share, name in sorted(zip(shares, found, strict=True), reverse=True) if share >= 0.1][:3]
+    if coloured.mean() < 0.5:
+        names.append("grey")
+    light = "light" if value.mean() > 0.85 else "dark" if value.mean() < 0.45 else "mid-toned"
+    strength = "muted" if saturation.mean() < 0.2 else "vivid" if saturation.mean() > 0.45 else "moderately strong"
+    return f"The palette is mostly {_listed(names or ['grey'])}, {light} and {strength}."
+
+
+def _listed(words: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"

@@ -1,0 +1,185 @@
+"""Episodes with revisions (issue 37): 1 + K paintings, a critique between them, one reward at the end."""
+
+import ast
+import re
+
+import pytest
+
+from tests.conftest import REPO, example, serving, starter_terms
+from watercolour_env import EpisodeStatus, WatercolourAction
+from watercolour_env.errors import InvalidOption, WatercolourError
+from watercolour_env.pool import STARTER_POOL, Pool
+from watercolour_env.server.copies import CopyGuard
+from watercolour_env.server.reward.rubric import Rubric, RubricWeights
+from watercolour_env.server.sandbox import Renderer
+from watercolour_env.server.watercolour_environment import WatercolourEnvironment
+
+GOOD, BARE = example("hibiscus.js"), example("bare_primitives.js")
+
+
+def environment(renderer, **kwargs):
+    return WatercolourEnvironment(renderer, Rubric(RubricWeights(), starter_terms()), **kwargs)
+
+
+def one_step_reward(renderer, reply, seed):
+    env = environment(renderer)
+    env.reset(seed=seed)
+    return env.step(WatercolourAction(reply=reply)).reward
+
+
+@pytest.mark.browser
+def test_each_painting_but_the_last_gets_a_critique_and_the_last_the_reward(renderer):
+    env = environment(renderer)
+    assert env.reset(seed=5, revisions=2, return_image=True).turn == 0
+    first = env.step(WatercolourAction(reply=GOOD))
+    assert (first.status, first.done, first.reward, first.turn) == (EpisodeStatus.REVISE, False, None, 1)
+    assert first.reward_components == [] and first.image_png_b64  # the picture, never the score
+    assert first.critique.startswith("The paint covers ") and "The palette is mostly " in first.critique
+    second = env.step(WatercolourAction(reply=BARE))
+    assert (second.status, second.done, second.turn) == (EpisodeStatus.REVISE, False, 2)
+    assert second.critique.startswith("The gate refused this reply: it draws with p5's own shapes")
+    third = env.step(WatercolourAction(reply=GOOD))
+    assert (third.status, third.done, third.turn) == (EpisodeStatus.SCORED, True, 3)
+    assert third.reward == one_step_reward(renderer, GOOD, seed=5)  # the last painting's, as if sent alone
+    assert third.image_png_b64 == first.image_png_b64  # one seed for every turn
+    with pytest.raises(WatercolourError, match="the episode is over"):
+        env.step(WatercolourAction(reply=GOOD))
+
+
+@pytest.mark.browser
+def test_the_reward_is_the_last_paintings_or_the_best(renderer):
+    last = environment(renderer)
+    last.reset(seed=5, revisions=1)
+    last.step(WatercolourAction(reply=GOOD))
+    ending = last.step(WatercolourAction(reply=BARE))
+    assert (ending.status, ending.reward) == (EpisodeStatus.REJECTED, 0.0)
+    best = environment(renderer)
+    best.reset(seed=5, revisions=1, revision_reward="best")
+    assert best.step(WatercolourAction(reply=GOOD)).reward is None  # scored, but not told
+    ending = best.step(WatercolourAction(reply=BARE))
+    assert (ending.status, ending.reward) == (EpisodeStatus.SCORED, one_step_reward(renderer, GOOD, seed=5))
+    assert ending.detail.startswith("the reward is painting 1's, the best of 2; ")
+    assert {c.name for c in ending.reward_components if c.weight} == {"gate", "length", "embedded"}
+
+
+@pytest.mark.browser
+def test_an_infrastructure_failure_at_any_turn_leaves_the_episode_unscored():
+    dead = Renderer(workers=1)
+    dead.start()
+    dead.close()
+    env = environment(dead)
+    env.reset(seed=1, revisions=2)
+    first = env.step(WatercolourAction(reply=GOOD))
+    assert (first.status, first.done, first.reward) == (EpisodeStatus.INFRA_ERROR, True, None)
+    with pytest.raises(WatercolourError, match="the episode is over"):
+        env.step(WatercolourAction(reply=GOOD))
+
+
+def test_revisions_are_bounded_by_the_option_and_by_the_server():
+    env = environment(Renderer(workers=1), max_revisions=2)
+    with pytest.raises(
+        InvalidOption, match=r"^revisions=3: this server allows at most 2 \(WATERCOLOUR_MAX_REVISIONS\)"
+    ):
+        env.reset(revisions=3)
+    with pytest.raises(InvalidOption, match=r"^revisions must be an integer in \[0, 8\], not '9'"):
+        env.reset(revisions=9)
+    with pytest.raises(InvalidOption, match='^revision_reward must be "last" or "best", not \'mean\''):
+        env.reset(revision_reward="mean")
+    assert env.reset(revisions=2).status is EpisodeStatus.READY
+
+
+@pytest.mark.browser
+def test_a_copy_between_revisions_is_named_as_a_copy_but_not_which_painting(renderer):
+    pool = Pool.load(str(STARTER_POOL))
+    env = environment(renderer, copy_guard=CopyGuard(pool))
+    env.reset(seed=0, revisions=1)
+    observation = env.step(WatercolourAction(reply=f"```js\n{pool.references[0].sketch}\n```"))
+    assert [v.value for v in observation.violations] == ["copied_reference"]
+    assert observation.detail == "copied_reference"
+    assert observation.critique.startswith("The gate refused this reply: it reproduces an existing painting")
+    assert not any(reference.id in observation.critique for reference in pool.rated)
+
+
+FORBIDDEN = re.compile(r"score|reward|refer|pool|tier|\blove|okay|nope|judge|hps|embedded|weight|bloom|rank", re.I)
+
+
+@pytest.mark.browser
+def test_the_critique_never_speaks_of_the_pool_or_the_score(renderer):
+    """Sketches across the starter pool's tiers and the gate's refusals, each in a 1-revision episode."""
+    pool = Pool.load(str(STARTER_POOL))
+    replies = [reference.sketch for reference in pool.references[::6]] + [BARE, "no code here", GOOD]
+    env = environment(renderer)
+    for reply in replies:
+        env.reset(seed=3, revisions=1)
+        critique = env.step(WatercolourAction(reply=f"```js\n{reply}\n```")).critique
+        assert critique and not FORBIDDEN.search(critique), critique
+        assert not re.search(r"\d\.\d", critique), critique  # no decimal number: shares are whole percentages
+
+
+def test_the_critique_reads_the_gate_only_never_the_reward_or_the_pool():
+    tree = ast.parse((REPO / "envs/watercolour_env/server/critique.py").read_text())
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    assert imported == {
+        "__future__",
+        "io",
+        "numpy",
+        "PIL",
+        "watercolour_env.server.gate",
+        "watercolour_env.server.sandbox.picture",
+        "watercolour_env.terms",
+    }
+
+
+@pytest.mark.browser
+@pytest.mark.server
+def test_a_client_plays_a_multi_turn_episode_over_the_websocket_until_done():
+    from watercolour_env import WatercolourEnv
+    from watercolour_env.server.app import build_app
+    from watercolour_env.server.settings import load_settings
+
+    app = build_app(load_settings(render_workers=1))
+    try:
+        with serving(app) as url, WatercolourEnv(base_url=url, token="").sync() as env:
+            result = env.reset(seed=5, revisions=2)
+            turns = []
+            while not result.done:
+                result = env.step(WatercolourAction(reply=GOOD if len(turns) != 1 else BARE))
+                turns.append((result.observation.status.value, result.reward, bool(result.observation.critique)))
+    finally:
+        app.state.renderer.close()
+    assert [t[:2] for t in turns[:2]] == [("revise", None), ("revise", None)] and all(t[2] for t in turns)
+    assert turns[2][0] == "scored" and turns[2][1] > 0.5
+
+
+@pytest.mark.browser
+@pytest.mark.server
+@pytest.mark.cli
+def test_the_episode_command_paints_several_replies_as_one_episode_with_revisions(tmp_path):
+    import json
+    import subprocess
+
+    from tests.conftest import WATERCOLOUR
+    from watercolour_env.server.app import build_app
+    from watercolour_env.server.settings import load_settings
+
+    (tmp_path / "good.js").write_text(GOOD)
+    (tmp_path / "bare.js").write_text(BARE)
+    replies = [str(tmp_path / name) for name in ("bare.js", "good.js")]
+    out = ["--out", str(tmp_path / "last.png")]
+    app = build_app(load_settings(render_workers=1))
+    try:
+        with serving(app) as url:
+            done = subprocess.run(
+                [WATERCOLOUR, "episode", *replies, "--env-url", url, "--seed", "5", *out],
+                capture_output=True,
+                text=True,
+            )
+    finally:
+        app.state.renderer.close()
+    assert done.returncode == 0, done.stderr
+    first, last = json.loads(done.stdout)
+    assert (first["status"], first["reward"], first["turn"]) == ("revise", None, 1)
+    assert first["critique"].startswith("The gate refused this reply: it draws with p5's own shapes")
+    assert (last["status"], last["turn"], last["image"]) == ("scored", 2, str(tmp_path / "last.png"))
+    assert last["reward"] > 0.5 and (tmp_path / "last.png").stat().st_size > 10_000
