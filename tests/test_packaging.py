@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+import tomllib
 import zipfile
 from collections import Counter
 
@@ -32,18 +33,20 @@ def test_a_wheel_carries_the_starter_pool_and_an_install_of_it_loads_the_pool_ou
     for row in rows:
         assert f"watercolour_env/pool/starter/{row['image']}" in names
         assert f"watercolour_env/pool/starter/{row['sketch']}" in names
-    tiers = Counter(row["tier"] for row in rows if row["tier"])
+    oracle = tomllib.loads((STARTER / "pool.toml").read_text())["oracle"]  # held out of the references
+    tiers = Counter(row["tier"] for row in rows if row["tier"] and row["id"] != oracle)
     probe = (
         "import json, watercolour_env\n"
         "from watercolour_env.pool import STARTER_POOL, Pool\n"
         "pool = Pool.load(str(STARTER_POOL))\n"
-        "print(json.dumps([watercolour_env.__file__, pool.counts(), pool.subject]))\n"
+        "print(json.dumps([watercolour_env.__file__, pool.counts(), pool.subject, pool.oracle.id]))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(tmp_path / "site")}
     run = subprocess.run(
         [sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=True
     )
-    where, counts, subject = json.loads(run.stdout.splitlines()[-1])
+    where, counts, subject, held_out = json.loads(run.stdout.splitlines()[-1])
+    assert held_out == oracle == "hibiscus-12"
     assert subject == "a peach hibiscus"  # pool.toml travels: the rows say "a hibiscus"
     assert where.startswith(str(tmp_path / "site"))  # the installed copy, not the checkout
     assert counts == {"love": tiers["love"], "okay": tiers["okay"], "nope": tiers["nope"]}
