@@ -20,6 +20,10 @@ machine that speeds up or slows down during the run (these shared machines move 
 docs/LOG.md) moves both; the range of the baselines is printed. The ratio is the server's
 overhead: sessions, websocket, scoring.
 `--short` runs 4x3 only (the form `make test` runs).
+
+`--revisions K` makes every episode one of 1 + K paintings (reset's `revisions`): the steps of an
+episode take the mix's sketches in turn, and the counts, rates and step latencies are per turn
+(one painting each), so the ratio still compares painting for painting with the baseline.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from pathlib import Path
 import httpx
 import psutil
 
-from watercolour_env import WatercolourAction, WatercolourEnv
+from watercolour_env import WatercolourAction, WatercolourEnv, WatercolourObservation
 from watercolour_env.server.gate import check_source
 from watercolour_env.server.sandbox import Renderer
 from watercolour_env.server.settings import default_render_workers
@@ -73,44 +77,53 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def session(url: str, episodes: int, offset: int, replies: list[str], out: dict, index: int) -> None:
+async def session(
+    url: str, episodes: int, offset: int, replies: list[str], out: dict, index: int, revisions: int = 0
+) -> None:
     try:
         async with WatercolourEnv(base_url=url, message_timeout_s=600) as env:
+            turn = 0
             for i in range(episodes):
                 k = offset + i
                 started = time.perf_counter()
-                await env.reset(seed=k)
-                reset_s = time.perf_counter() - started
-                started = time.perf_counter()
-                # session s starts the mix at its s-th sketch, so every moment has the whole mix
-                # (with the same sketch for all, 64 rich renders arrived at once: docs/LOG.md)
-                result = await env.step(WatercolourAction(reply=replies[(index + i) % len(replies)]))
-                step_s = time.perf_counter() - started
-                obs = result.observation
-                out["reset"].append(reset_s)
-                out["step"].append(step_s)
-                out["wait"].append((obs.queue_ms or 0) / 1000)
-                out["trace"].append(
-                    {
-                        "sketch": MIX[(index + i) % len(MIX)],
-                        "step_started_s": started - out["t0"],
-                        "step_s": step_s,
-                        "queue_s": (obs.queue_ms or 0) / 1000,
-                        "status": obs.status.value,
-                    }
-                )
-                out["status"][obs.status.value] = out["status"].get(obs.status.value, 0) + 1
-                if obs.status.value == "infra_error":  # which stage: queue full, queue, render, scorer
-                    why = obs.detail.split(" (")[0]
-                    out["infra"][why] = out["infra"].get(why, 0) + 1
+                result = await env.reset(seed=k, revisions=revisions)
+                out["reset"].append(time.perf_counter() - started)
+                while not result.done:
+                    started = time.perf_counter()
+                    # session s starts the mix at its s-th sketch, so every moment has the whole mix
+                    # (with the same sketch for all, 64 rich renders arrived at once: docs/LOG.md)
+                    sketch = (index + turn) % len(replies)
+                    result = await env.step(WatercolourAction(reply=replies[sketch]))
+                    turn += 1
+                    record(out, MIX[sketch], started, result.observation)
     except Exception as err:  # noqa: BLE001 (every exception is a protocol error to count)
         out["errors"].append(f"{type(err).__name__}: {err}"[:200])
 
 
-async def load(url: str, sessions: int, episodes: int, replies: list[str]) -> dict:
+def record(out: dict, sketch: str, started: float, obs: WatercolourObservation) -> None:
+    """One step's latency, queue wait, status and trace line into `out`."""
+    step_s = time.perf_counter() - started
+    out["step"].append(step_s)
+    out["wait"].append((obs.queue_ms or 0) / 1000)
+    out["trace"].append(
+        {
+            "sketch": sketch,
+            "step_started_s": started - out["t0"],
+            "step_s": step_s,
+            "queue_s": (obs.queue_ms or 0) / 1000,
+            "status": obs.status.value,
+        }
+    )
+    out["status"][obs.status.value] = out["status"].get(obs.status.value, 0) + 1
+    if obs.status.value == "infra_error":  # which stage: queue full, queue, render, scorer
+        why = obs.detail.split(" (")[0]
+        out["infra"][why] = out["infra"].get(why, 0) + 1
+
+
+async def load(url: str, sessions: int, episodes: int, replies: list[str], revisions: int = 0) -> dict:
     out: dict = {"reset": [], "step": [], "wait": [], "status": {}, "errors": [], "infra": {}, "trace": []}
     started = out["t0"] = time.perf_counter()
-    await asyncio.gather(*(session(url, episodes, s * episodes, replies, out, s) for s in range(sessions)))
+    await asyncio.gather(*(session(url, episodes, s * episodes, replies, out, s, revisions) for s in range(sessions)))
     out["seconds"] = time.perf_counter() - started
     return out
 
@@ -159,6 +172,7 @@ def main() -> None:
     parser.add_argument("--json", help="Also write the table here, one object per configuration.")
     parser.add_argument("--server-log", help="Write the server's log here (else it is dropped).")
     parser.add_argument("--trace", help="Write every episode here (JSON lines: sketch, start, step, queue, status).")
+    parser.add_argument("--revisions", type=int, default=0, help="Revisions per episode: 1 + K paintings each.")
     args = parser.parse_args()
     if args.short:
         args.baseline_episodes = 10
@@ -192,7 +206,7 @@ def main() -> None:
             for sessions, episodes in configs:
                 baselines.append(alone.measure(args.baseline_episodes))
                 rss_before = tree_rss_mb(server.pid)
-                out = asyncio.run(load(url, sessions, episodes, replies))
+                out = asyncio.run(load(url, sessions, episodes, replies, args.revisions))
                 time.sleep(1.0)  # let the last sockets close
                 leaked = httpx.get(f"{url}/health", timeout=10).json()["sessions"]["live"]
                 rss_after = tree_rss_mb(server.pid)
@@ -209,7 +223,10 @@ def main() -> None:
         f"each configuration and after the last: {', '.join(f'{b:.2f}' for b in baselines)} episodes/s "
         f"(range {min(baselines):.2f}-{max(baselines):.2f})\n"
     )
-    head = f"{'config':>8} {'episodes':>8} {'ep/s':>6} {'base':>5} {'x base':>6} {'reset p50/p99 s':>16} "
+    unit = ("episodes", "ep/s") if args.revisions == 0 else ("turns", "turn/s")  # a turn: one painting
+    if args.revisions:
+        print(f"episodes of {1 + args.revisions} paintings: counts, rates and steps are per painting\n")
+    head = f"{'config':>8} {unit[0]:>8} {unit[1]:>6} {'base':>5} {'x base':>6} {'reset p50/p99 s':>16} "
     head += f"{'step p50/p99 s':>15} {'wait p50/p99 s':>15} {'errors':>6} {'leaked':>6} {'RSS MB before/after':>20}"
     print(head + "  statuses")
     for i, (name, done, rate, out, leaked, before, after) in enumerate(rows):
