@@ -224,8 +224,14 @@ def oracle(
         typer.echo(f"error: the oracle {result.id} went unscored ({result.observation['detail']}); try again", err=True)
         raise typer.Exit(3)
     verdict = "passes" if result.passed else "FAILS"
+    why = (
+        ""
+        if result.observation["status"] == "scored"
+        else f" ({result.observation['status']}: {result.observation['detail']})"
+    )
     typer.echo(
-        f"oracle {result.id} ({result.subject!r}): reward {result.reward:.3f}, {verdict} (>= {ORACLE_FLOOR})", err=True
+        f"oracle {result.id} ({result.subject!r}): reward {result.reward:.3f}{why}, {verdict} (>= {ORACLE_FLOOR})",
+        err=True,
     )
     if not result.passed:
         raise typer.Exit(1)

@@ -47,6 +47,29 @@ for _name in ("websockets.client", "websockets.server"):
         logging.getLogger(_name).addFilter(RedactCredentials())
 
 
+def checked_token(token: str | None) -> str | None:
+    """`token` as given, once it is known that a header can carry it.
+
+    Raises:
+        ConfigError: it holds a space, a newline or a character outside printable ASCII (the
+            message does not show it).
+    """
+    if token and not re.fullmatch(r"[\x21-\x7e]+", token):
+        from watercolour_env.errors import ConfigError
+
+        raise ConfigError(
+            f"the token ({TOKEN_VARIABLE} or token=) holds a space, a newline or another "
+            "character a header cannot carry; set it to the server's token"
+        )
+    return token
+
+
+def base_url_of(url: str) -> str:
+    """The server's base URL: `url` without a trailing slash or the websocket's `/ws`."""
+    url = url.rstrip("/")
+    return url[: -len("/ws")] if url.endswith("/ws") else url
+
+
 def auth_headers(token: str | None, headers: dict[str, str] | None = None) -> dict[str, str] | None:
     """`headers` plus the token, or `headers` as given when there is no token.
 
@@ -154,14 +177,7 @@ class WatercolourEnv(EnvClient[WatercolourAction, WatercolourObservation, Waterc
         headers: dict[str, str] | None = None,
         **kwargs: Any,
     ) -> None:
-        token = os.environ.get(TOKEN_VARIABLE) if token is None else token
-        if token and not re.fullmatch(r"[\x21-\x7e]+", token):
-            from watercolour_env.errors import ConfigError
-
-            raise ConfigError(
-                f"the token ({TOKEN_VARIABLE} or token=) holds a space, a newline or another "
-                "character a header cannot carry; set it to the server's token"
-            )
+        token = checked_token(os.environ.get(TOKEN_VARIABLE) if token is None else token)
         kwargs.setdefault("message_timeout_s", DEFAULT_EPISODE_TIMEOUT_S)
         if base_url and base_url.rstrip("/").endswith("/ws"):  # the websocket's own URL: OpenEnv adds /ws itself
             base_url = base_url.rstrip("/")[: -len("/ws")]

@@ -74,8 +74,9 @@ def run_oracle(env_url: str, token: str | None = None) -> OracleResult:
     import httpx
 
     from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
-    from watercolour_env.client import TOKEN_VARIABLE, talking_to
+    from watercolour_env.client import TOKEN_VARIABLE, base_url_of, talking_to
 
+    env_url = base_url_of(env_url)
     if token is None:
         import os
 

@@ -34,7 +34,8 @@ import httpx
 
 from watercolour_env.audit.copies import edited_copies
 from watercolour_env.audit.probes import honest_sketches, other_subject_sketches
-from watercolour_env.client import TOKEN_VARIABLE, WatercolourEnv, auth_headers
+from watercolour_env.client import TOKEN_VARIABLE, WatercolourEnv, auth_headers, base_url_of, checked_token
+from watercolour_env.errors import ConfigError
 from watercolour_env.families import FAMILIES, family_sketches
 from watercolour_env.models import WatercolourAction
 from watercolour_env.pool.subjects import SubjectCoverage
@@ -77,10 +78,23 @@ Outcome = tuple[str, float | None, list[str]]
 
 
 def fetch_pool(env_url: str, token: str | None) -> dict[str, Any]:
-    """The deployment's `GET /pool`."""
-    response = httpx.get(env_url.rstrip("/") + "/pool", headers=auth_headers(token), timeout=300)
+    """The deployment's `GET /pool`.
+
+    Raises:
+        ConfigError: a token a header cannot carry, or an answer that is not a watercolour
+            server's pool report (another server at that address).
+        httpx.HTTPError: no answer, or an HTTP error status.
+    """
+    url = base_url_of(env_url) + "/pool"
+    response = httpx.get(url, headers=auth_headers(checked_token(token)), timeout=300)
     response.raise_for_status()
-    return response.json()
+    try:
+        report = response.json()
+    except ValueError:
+        report = None
+    if not isinstance(report, dict) or not isinstance(report.get("references"), list):
+        raise ConfigError(f"what answered at {url} is not a watercolour environment server; give its base URL")
+    return report
 
 
 def run_episode(env: Any, subject: str, reply: str) -> Outcome:

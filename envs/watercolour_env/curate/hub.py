@@ -70,6 +70,9 @@ def push(
 ) -> tuple[list[Path], str | None]:
     """Uploads a pool folder as a dataset with its card, or writes the upload to `dry_run`.
 
+    A `pool.toml` or `subjects.txt` the folder no longer has is removed from the dataset (and from
+    a dry run's folder), so a pool pinned at the new revision does not read an old declaration.
+
     Returns:
         The files written (dry run) or uploaded, as paths relative to the dataset root, and the
         revision (commit id) the upload made, to pin as `repo_id@revision`; None in a dry run.
@@ -92,20 +95,27 @@ def push(
         files[DECLARATION] = declaration.encode()
     if pool.declared_subjects:
         files[DECLARED] = "".join(f"{subject}\n" for subject in pool.declared_subjects).encode()
+    stale = [name for name in (DECLARATION, DECLARED) if name not in files]  # a pool that no longer declares them
     if dry_run is not None:
         (dry_run / "data").mkdir(parents=True, exist_ok=True)
         dataset.to_parquet(str(dry_run / SHARD))
         for name, content in files.items():
             (dry_run / name).write_bytes(content)
+        for name in stale:
+            (dry_run / name).unlink(missing_ok=True)
         return [Path(SHARD), *map(Path, files)], None
-    from huggingface_hub import CommitOperationAdd, HfApi
+    from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi
 
+    api = HfApi()
     dataset.push_to_hub(repo_id, private=private)
-    commit = HfApi().create_commit(
-        repo_id,
-        [CommitOperationAdd(path_in_repo=name, path_or_fileobj=content) for name, content in files.items()],
-        commit_message="The pool's card and declaration",
-        repo_type="dataset",
+    operations = [CommitOperationAdd(path_in_repo=name, path_or_fileobj=content) for name, content in files.items()]
+    operations += [
+        CommitOperationDelete(path_in_repo=name)
+        for name in stale
+        if api.file_exists(repo_id, name, repo_type="dataset")
+    ]
+    commit = api.create_commit(
+        repo_id, operations, commit_message="The pool's card and declaration", repo_type="dataset"
     )
     return [Path(SHARD), *map(Path, files)], commit.oid
 

@@ -63,15 +63,22 @@ def split_command(
 
     Serve with WATERCOLOUR_POOL=OUT/proxy and WATERCOLOUR_GOLD_POOL=OUT/gold: the reward is fitted
     on the proxy half, and the `gold` component, fitted on the other half and never paid, scores
-    every painting beside it (`watercolour analyze` prints both by third).
+    every painting beside it (`watercolour analyze` prints both by third). Both halves keep the
+    pool's subject, hint and subjects.txt; the proxy, which is served, keeps its oracle too.
     """
     from watercolour_env.curate.hub import write_folder
     from watercolour_env.pool import STARTER_POOL
+    from watercolour_env.pool.declaration import PoolDeclaration
 
     whole = Pool.load(pool or str(STARTER_POOL))
-    for name, references in zip(("proxy", "gold"), split_pool(whole, seed), strict=True):
-        half = Pool(references, str(out / name), whole.declared_subjects)  # refuses a half without love or okay
+    declared = whole.declaration
+    proxy, gold = split_pool(whole, seed)
+    halves = {
+        "proxy": (proxy + ([whole.oracle] if whole.oracle else []), declared),
+        "gold": (gold, PoolDeclaration(declared.subject, declared.hint)),
+    }
+    for name, (paintings, declaration) in halves.items():
+        # refuses a half without love or okay
+        half = Pool(paintings, str(out / name), whole.declared_subjects, declaration)
         write_folder(half, out / name)
-        if whole.declared_subjects:
-            (out / name / "subjects.txt").write_text("\n".join(whole.declared_subjects) + "\n", encoding="utf-8")
         typer.echo(f"{out / name}: " + ", ".join(f"{tier} {n}" for tier, n in half.counts().items()))

@@ -10,6 +10,7 @@ from tests.conftest import png_of
 from watercolour_env.curate.split import family, split_pool
 from watercolour_env.pool import Pool, Tier
 from watercolour_env.pool.loader import Reference
+from watercolour_env.prompt import SYSTEM_PROMPT, system_prompt
 
 
 def reference(id_: str, tier: Tier) -> Reference:
@@ -63,3 +64,9 @@ def test_the_command_writes_two_pools_that_load(tmp_path):
         assert len(proxy.tier(tier)) + len(gold.tier(tier)) == n
         assert abs(len(proxy.tier(tier)) - len(gold.tier(tier))) <= 1
     assert "proxy" in done.stdout and "gold" in done.stdout
+    # both halves ask for the pool's subject; the served half keeps the oracle, out of its references
+    assert proxy.subject == gold.subject == "a peach hibiscus" and gold.declaration.hint == proxy.declaration.hint
+    assert proxy.oracle.id == "hibiscus-12" and gold.oracle is None
+    # the learning run (docs/runs/h200-learn) serves the proxy: its prompt is the one steps 1-29 had
+    assert system_prompt(proxy.declaration.hint) == SYSTEM_PROMPT
+    assert "hibiscus-12" not in {r.id for r in proxy.references + gold.references}
