@@ -204,22 +204,31 @@ def pool_oracle(
 
     Judges each love painting as its episode would be, by the copy guard and the reward built on
     the rest of the pool (as WATERCOLOUR_* settings configure the server), and holds out the best
-    that is no copy, or --id. Exits 1 when it scores under 0.9, the floor a Space's oracle must
-    reach, or when every love painting is a copy of another (then nothing is written).
+    that is no copy, or --id; an oracle line already in pool.toml is replaced. Exits 1 when the
+    one held out scores under 0.9, the floor a Space's oracle must reach, or when every love
+    painting is a copy of another (nothing written); 3 when a scorer gave it no verdict (nothing
+    written).
     """
     from watercolour_env.audit.oracle import ORACLE_FLOOR
     from watercolour_env.curate.oracle import declare_oracle, held_out_rewards
     from watercolour_env.errors import ConfigError
-    from watercolour_env.pool import Pool
+    from watercolour_env.pool import Pool, Tier
     from watercolour_env.server.settings import load_settings
 
-    pool = Pool.from_folder(folder)
-    results = held_out_rewards(pool, load_settings(pool=str(folder)))
+    pool = Pool.from_folder(folder, hold_out=False)
+    if painting is not None and painting not in {r.id for r in pool.rated if r.tier is Tier.LOVE}:
+        raise ConfigError(f"--id {painting}: no love painting of {folder} has that id")
+    settings = load_settings(pool=str(folder))
+    if not settings.copy_guard:
+        typer.echo(
+            "warning: WATERCOLOUR_COPY_GUARD=false here, so no painting is judged a copy; a deployment with the guard "
+            "on may score the oracle chosen now 0",
+            err=True,
+        )
+    results = held_out_rewards(pool, settings)
     for held in results:
         shown = "unscored" if held.reward is None else f"{held.reward:.3f}"
         typer.echo(f"{held.id:<28} {shown}{f'  {held.copy_of}' if held.copy_of else ''}")
-    if painting is not None and all(h.id != painting for h in results):
-        raise ConfigError(f"--id {painting}: no love painting of {folder} has that id")
     chosen = next((h for h in results if h.id == painting or (painting is None and h.copy_of is None)), None)
     if chosen is None or chosen.copy_of is not None:
         typer.echo(
@@ -229,13 +238,21 @@ def pool_oracle(
             err=True,
         )
         raise typer.Exit(1)
-    declare_oracle(folder, chosen.id)
-    shown = "unscored" if chosen.reward is None else f"{chosen.reward:.3f}"
-    typer.echo(f"oracle = {chosen.id!r} ({shown} held out) -> {folder / 'pool.toml'}; it is no longer a reference")
-    if chosen.reward is None or chosen.reward < ORACLE_FLOOR:
+    if chosen.reward is None:
         typer.echo(
-            f"warning: {chosen.id} scores {shown} held out, under the {ORACLE_FLOOR} a Space's oracle must reach: "
-            "the pool's taste does not yet reach beyond its own paintings; rate more (docs/pool.md, how many)",
+            f"error: a scorer gave {chosen.id} no verdict, so nothing was written; check the scorers this "
+            "reward weighs (WATERCOLOUR_* settings; `watercolour serve -v` logs them) and run it again",
+            err=True,
+        )
+        raise typer.Exit(3)
+    declare_oracle(folder, chosen.id)
+    typer.echo(
+        f"oracle = {chosen.id!r} ({chosen.reward:.3f} held out) -> {folder / 'pool.toml'}; it is no longer a reference"
+    )
+    if chosen.reward < ORACLE_FLOOR:
+        typer.echo(
+            f"warning: {chosen.id} scores {chosen.reward:.3f} held out, under the {ORACLE_FLOOR} a Space's oracle must "
+            "reach: the pool's taste does not yet reach beyond its own paintings; rate more (docs/pool.md, how many)",
             err=True,
         )
         raise typer.Exit(1)

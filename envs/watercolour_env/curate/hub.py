@@ -57,6 +57,8 @@ def dataset_card(pool: Pool, folder: Path | None) -> str:
     if folder is not None and (folder / "README.md").is_file():
         return (folder / "README.md").read_text(encoding="utf-8")
     counts = ", ".join(f"{n} {tier}" for tier, n in pool.counts().items())
+    if pool.oracle is not None:
+        counts += f", and {pool.oracle.id}, a love painting held out as the deployment's oracle (pool.toml)"
     return (
         "---\nlicense: apache-2.0\ntags: [watercolour, p5.brush, reference-pool]\n---\n\n"
         f"# Watercolour reference pool: {pool.subject}\n\n"

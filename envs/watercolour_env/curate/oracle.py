@@ -51,8 +51,9 @@ class HeldOut:
 def held_out_rewards(pool: Pool, settings: ServerSettings) -> list[HeldOut]:
     """Each love painting of `pool` (its oracle too) judged by the copy guard and reward of the others.
 
-    The guard and reward are the ones `settings` configures (as the server builds them), with
-    seed 0, on the painting's stored PNG and sketch (no render). No copy first, best first;
+    The guard and reward are the ones `settings` configures (as the server builds them: the
+    guard holds the gold pool's paintings too when one is set), with seed 0, on the painting's
+    stored PNG and sketch (no render). No copy first, best first;
     unscored ones last.
 
     Raises:
@@ -67,10 +68,14 @@ def held_out_rewards(pool: Pool, settings: ServerSettings) -> list[HeldOut]:
     weights = settings.weights()
     options = settings.term_options()
     plain = PoolDeclaration(pool.declaration.subject, pool.declaration.hint)
+    whole = Rubric(weights, build_terms(options, dict(weights), pool), settings.fail_reward)
+    gold = getattr(whole.terms.get("gold"), "pool", None)  # the server's guard holds the gold pool's too
+    whole.close()
     results = []
     for painting in tqdm(loved, desc="holding out", unit="painting", leave=False):
         rest = Pool([r for r in pool.rated if r is not painting], pool.source, pool.declared_subjects, plain)
-        copy = CopyGuard(rest).match(painting.sketch, painting.png) if settings.copy_guard else None
+        guarded = Pool(rest.references + (gold.references if gold else []), pool.source)
+        copy = CopyGuard(guarded).match(painting.sketch, painting.png) if settings.copy_guard else None
         if copy is not None:
             results.append(HeldOut(painting.id, 0.0, copy.describe()))
             continue
@@ -89,7 +94,7 @@ def declare_oracle(folder: Path, painting: str) -> None:
         ConfigError: `painting` is not a love painting of the pool (checked by loading it).
     """
     folder = Path(folder)
-    pool = Pool.from_folder(folder)
+    pool = Pool.from_folder(folder, hold_out=False)  # a stale oracle line is what is being replaced
     declared = PoolDeclaration(pool.declaration.subject, pool.declaration.hint, painting)
     Pool(pool.rated, pool.source, pool.declared_subjects, declared)  # the loader's checks, before writing
     write_declaration(folder, declared)

@@ -178,18 +178,23 @@ def _why_failed(gate: GateResult) -> str:
 
 
 def contact_sheets(folder: Path) -> dict[str, object]:
-    """Writes `sheets/<tier>.png` (and `sheets/unrated.png`) and `sheets/summary.json`.
+    """Writes `sheets/<tier>.png` (and `sheets/unrated.png`, `sheets/oracle.png`) and `sheets/summary.json`.
+
+    The painting `pool.toml` holds out as the oracle is counted and shown apart from its tier, as
+    the loader keeps it out of the references.
 
     Returns:
-        The summary: paintings per tier and the paint-fraction distribution (min, median,
-        max) per tier.
+        The summary: paintings per tier (and "unrated", "oracle") and the paint-fraction
+        distribution (min, median, max) per group.
     """
     folder = Path(folder)
     rows = read_manifest(folder)
+    oracle = read_declaration(folder).oracle
     (folder / "sheets").mkdir(exist_ok=True)
     summary: dict[str, object] = {"counts": {}, "paint_fraction": {}}
-    groups = {t.value: [r for r in rows if r.tier is t] for t in Tier}
-    groups["unrated"] = [r for r in rows if r.tier is None]
+    groups = {t.value: [r for r in rows if r.tier is t and r.id != oracle] for t in Tier}
+    groups["unrated"] = [r for r in rows if r.tier is None and r.id != oracle]
+    groups["oracle"] = [r for r in rows if r.id == oracle]
     for name, group in groups.items():
         summary["counts"][name] = len(group)  # type: ignore[index]
         if not group:

@@ -116,6 +116,8 @@ def write_declaration(folder: Path, declaration: PoolDeclaration) -> None:
     """Makes `pool.toml` of a pool folder say `declaration`: an empty one removes the file."""
     path = Path(folder) / DECLARATION
     if any(vars(declaration).values()):
-        path.write_text(declaration.to_toml(), encoding="utf-8")
+        partial = path.with_name(DECLARATION + ".partial")  # whole or not at all, even if interrupted
+        partial.write_text(declaration.to_toml(), encoding="utf-8")
+        partial.replace(path)
     else:
         path.unlink(missing_ok=True)

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import io
 import json
+from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from PIL import Image
 
 from watercolour_env.errors import ConfigError, read_text
+from watercolour_env.limits import MAX_SEED
 from watercolour_env.pool.declaration import DECLARATION, PoolDeclaration, parse_declaration, read_declaration
 from watercolour_env.pool.subjects import DECLARED, SubjectCoverage, declared_subjects, parse_subjects
 from watercolour_env.prompt import DEFAULT_SUBJECT
@@ -127,6 +129,12 @@ class Pool:
         self.oracle = self._held_out(references, self.declaration.oracle)
         self.references = [r for r in references if r is not self.oracle]
         missing = [t.value for t in (Tier.LOVE, Tier.OKAY) if not self.tier(t)]
+        if missing == ["love"] and self.oracle is not None:
+            raise ConfigError(
+                f"the pool {source or '(in memory)'} has one love painting, {self.oracle.id}, and pool.toml holds it "
+                "out as the oracle, which leaves the reward none to learn from: rate more love paintings, or delete "
+                "the oracle line"
+            )
         if missing:
             if source and Path(source).is_dir():
                 todo = f"rate its paintings with `watercolour pool rate {source}`"
@@ -148,6 +156,11 @@ class Pool:
             raise ConfigError(
                 f"the pool {self.source or '(in memory)'} declares the oracle {oracle!r} (pool.toml), rated "
                 f"{named[0].tier.value}: the oracle must be a love painting"
+            )
+        if not 0 <= named[0].seed <= MAX_SEED:  # the oracle's episode is reset with it
+            raise ConfigError(
+                f"the pool {self.source or '(in memory)'}: its oracle {oracle!r} has the seed {named[0].seed}, outside "
+                f"[0, {MAX_SEED}]; correct its row"
             )
         return named[0]
 
@@ -192,14 +205,19 @@ class Pool:
         raise ConfigError(f"no pool at {spec!r}: give a folder or a Hugging Face dataset id user/name[@revision]")
 
     @classmethod
-    def from_folder(cls, folder: Path) -> Pool:
+    def from_folder(cls, folder: Path, hold_out: bool = True) -> Pool:
         """Reads `pool.jsonl`, the images and the sketches of a folder; unrated rows are left out.
+
+        `hold_out=False` ignores the oracle `pool.toml` declares (every rated painting is then a
+        reference), for the command that chooses the oracle anew.
 
         Raises:
             ConfigError: a missing manifest, an unreadable image or sketch, or failed validation.
         """
         folder = Path(folder)
         declaration = read_declaration(folder)
+        if not hold_out:
+            declaration = PoolDeclaration(declaration.subject, declaration.hint)
         rows = read_manifest(folder, declaration.subject or DEFAULT_SUBJECT)
         references = []
         for row in rows:
@@ -252,6 +270,9 @@ class Pool:
                     row.get("notes", ""),
                 )
             )
+        twice = [i for i, n in Counter(r.id for r in references).items() if n > 1]
+        if twice:  # a folder's manifest refuses them by line
+            raise ConfigError(f"the pool {source} has two paintings with the id {twice[0]!r}")
         return cls(references, source=source, declared_subjects=declared_subjects, declaration=declaration)
 
     @classmethod

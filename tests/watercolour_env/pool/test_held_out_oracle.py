@@ -125,3 +125,97 @@ def test_a_pool_with_one_love_painting_has_none_to_hold_out():
     pool = Pool([Reference(i, t, b"", "", "a koi", "", 0, "") for i, t in [("a", Tier.LOVE), ("b", Tier.OKAY)]], "koi")
     with pytest.raises(ConfigError, match="^the pool koi has one love painting; held out, it would leave"):
         held_out_rewards(pool, load_settings())
+
+
+def small_pool(folder, ids, declaration=""):
+    """A few of the starter's rows (images and sketches copied), with `declaration` as pool.toml."""
+    shutil.copytree(STARTER_POOL, folder)
+    rows = [row for row in rows_of(folder) if row["id"] in ids]
+    (folder / "pool.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    (folder / "pool.toml").write_text(declaration)
+    return folder
+
+
+SMALL = ("bloom-01", "bloom-02", "hibiscus-12", "simple-01", "weak-muddy")
+
+
+def test_the_servers_guard_holds_the_gold_pool_so_the_choice_does_too(tmp_path):
+    from watercolour_env.curate.oracle import held_out_rewards
+    from watercolour_env.server.settings import load_settings
+
+    pool = Pool.load(str(small_pool(tmp_path / "pool", SMALL, 'subject = "a peach hibiscus"\n')))
+    gold = small_pool(tmp_path / "gold", SMALL)  # a gold pool that holds the would-be oracle
+    alone = {h.id: h for h in held_out_rewards(pool, load_settings(pool=str(tmp_path / "pool")))}
+    assert alone["hibiscus-12"].copy_of is None and alone["bloom-01"].copy_of.startswith("copied_reference: bloom-02")
+    with_gold = {h.id: h for h in held_out_rewards(pool, load_settings(gold_pool=str(gold)))}
+    assert with_gold["hibiscus-12"].copy_of == "copied_reference: hibiscus-12 (source 1.00)"
+
+
+def test_a_stale_or_broken_oracle_line_is_replaced_not_a_dead_end(tmp_path):
+    folder = small_pool(tmp_path / "pool", SMALL, 'subject = "a peach hibiscus"\noracle = "nosuch"\n')
+    with pytest.raises(ConfigError, match="declares the oracle 'nosuch'"):
+        Pool.load(str(folder))
+    assert {r.id for r in Pool.from_folder(folder, hold_out=False).references} == set(SMALL)
+    declare_oracle(folder, "hibiscus-12")
+    assert (folder / "pool.toml").read_text() == 'subject = "a peach hibiscus"\noracle = "hibiscus-12"\n'
+
+
+def test_an_oracle_that_takes_the_only_love_painting_says_so(tmp_path):
+    ids = ("hibiscus-12", "simple-01", "weak-muddy")
+    folder = small_pool(tmp_path / "pool", ids, 'oracle = "hibiscus-12"\n')
+    with pytest.raises(ConfigError, match="has one love painting, hibiscus-12, and pool.toml holds it out as the"):
+        Pool.load(str(folder))
+
+
+def test_a_datasets_duplicate_ids_and_an_oracle_seed_out_of_range_are_refused(tmp_path):
+    from watercolour_env.pool.loader import Reference
+
+    def painting(id, tier, seed=0):
+        return Reference(id, tier, b"", "", "a koi", "", seed, "")
+
+    png = (STARTER_POOL / "images" / "bloom-01.png").read_bytes()
+    rows = [{"id": i, "tier": t, "image": png, "sketch": ""} for i, t in [("a", "love"), ("b", "okay"), ("a", "love")]]
+    with pytest.raises(ConfigError, match="^the pool koi has two paintings with the id 'a'$"):
+        Pool.from_rows(rows, "koi")
+    seeded = [painting("a", Tier.LOVE), painting("c", Tier.LOVE, seed=-1), painting("b", Tier.OKAY)]
+    with pytest.raises(ConfigError, match="its oracle 'c' has the seed -1, outside"):
+        Pool(seeded, "koi", declaration=PoolDeclaration(oracle="c"))
+
+
+def test_a_push_of_a_pool_that_no_longer_declares_removes_the_old_declaration(tmp_path):
+    folder = shutil.copytree(STARTER_POOL, tmp_path / "pool")
+    (folder / "subjects.txt").write_text("a hibiscus bush\n")
+    push(folder, "someone/hibiscus", dry_run=tmp_path / "upload")
+    assert (tmp_path / "upload" / "pool.toml").exists() and (tmp_path / "upload" / "subjects.txt").exists()
+    (folder / "pool.toml").unlink()
+    (folder / "subjects.txt").unlink()
+    push(folder, "someone/hibiscus", dry_run=tmp_path / "upload")
+    assert not (tmp_path / "upload" / "pool.toml").exists() and not (tmp_path / "upload" / "subjects.txt").exists()
+    assert Pool.from_hub(str(tmp_path / "upload")).oracle is None
+
+
+def test_the_oracle_command_refuses_a_token_a_header_cannot_carry_and_a_server_not_ours(tmp_path):
+    from fastapi import FastAPI
+
+    from tests.conftest import serving
+    from watercolour_env.audit.oracle import run_oracle
+    from watercolour_env.client import base_url_of
+
+    with pytest.raises(ConfigError, match="holds a space, a newline or another character a header cannot carry"):
+        run_oracle("http://127.0.0.1:9", token="sekrit-token\n")  # refused before any request: nothing listens
+    other = FastAPI()
+    other.get("/pool")(lambda: [1, 2])
+    with serving(other) as url, pytest.raises(ConfigError, match=f"^what answered at {url}/pool is not a watercolour"):
+        run_oracle(url + "/ws", token="")
+    assert base_url_of("http://h:1/ws/") == base_url_of("http://h:1/") == "http://h:1"
+
+
+def test_the_contact_sheets_and_the_card_count_the_oracle_apart(tmp_path):
+    from watercolour_env.curate.hub import dataset_card
+    from watercolour_env.curate.render import contact_sheets
+
+    folder = small_pool(tmp_path / "pool", SMALL, 'oracle = "hibiscus-12"\n')
+    assert contact_sheets(folder)["counts"] == {"love": 2, "okay": 1, "nope": 1, "unrated": 0, "oracle": 1}
+    assert (folder / "sheets" / "oracle.png").is_file()
+    card = dataset_card(Pool.load(str(folder)), None)
+    assert "(2 love, 1 okay, 1 nope, and hibiscus-12, a love painting held out as the deployment's oracle" in card
