@@ -241,7 +241,7 @@ def pool_oracle(
     if chosen.reward is None:
         typer.echo(
             f"error: a scorer gave {chosen.id} no verdict, so nothing was written; check the scorers this "
-            "reward weighs (WATERCOLOUR_* settings; `watercolour serve -v` logs them) and run it again",
+            "reward weighs (WATERCOLOUR_* settings; `watercolour -v serve` logs them) and run it again",
             err=True,
         )
         raise typer.Exit(3)
