@@ -183,3 +183,15 @@ def test_the_episode_command_paints_several_replies_as_one_episode_with_revision
     assert first["critique"].startswith("The gate refused this reply: it draws with p5's own shapes")
     assert (last["status"], last["turn"], last["image"]) == ("scored", 2, str(tmp_path / "last.png"))
     assert last["reward"] > 0.5 and (tmp_path / "last.png").stat().st_size > 10_000
+
+
+def test_a_picture_that_cannot_be_read_is_said_so_not_a_server_error():
+    from watercolour_env.server.critique import critique
+    from watercolour_env.server.gate import GateResult
+    from watercolour_env.server.sandbox import RenderResult, RenderStatus
+    from watercolour_env.terms import Violation
+
+    unread = RenderResult(RenderStatus.OK, b"not a png")
+    refused = GateResult(False, [Violation.INVALID_FRAME], "", None, unread)
+    assert critique(refused) == "The gate refused this reply: its picture could not be read."
+    assert critique(GateResult(True, [], "", None, unread)) == "The picture could not be read."

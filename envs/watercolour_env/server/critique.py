@@ -90,8 +90,12 @@ def critique(gate: GateResult) -> str:
     render = gate.render
     if render is not None and render.js_errors:
         sentences.append(f"JavaScript said: {render.js_errors[0][:200]}.")
-    if render is not None and render.png is not None and Violation.BLANK_CANVAS not in gate.violations:
-        sentences.extend(describe(render.png))
+    unseen = {Violation.BLANK_CANVAS, Violation.INVALID_FRAME} & set(gate.violations)
+    if render is not None and render.png is not None and not unseen:
+        try:
+            sentences.extend(describe(render.png))
+        except (OSError, ValueError):  # never a server error for what a sketch painted
+            sentences.append("The picture could not be read.")
     return " ".join(sentences)[:MAX_CRITIQUE_CHARS]
 
 
