@@ -184,8 +184,8 @@ def contact_sheets(folder: Path) -> dict[str, object]:
     the loader keeps it out of the references.
 
     Returns:
-        The summary: paintings per tier (and "unrated", "oracle") and the paint-fraction
-        distribution (min, median, max) per group.
+        The summary: paintings per tier, "unrated" (and "oracle" when pool.toml declares one)
+        and the paint-fraction distribution (min, median, max) per group.
     """
     folder = Path(folder)
     rows = read_manifest(folder)
@@ -194,7 +194,8 @@ def contact_sheets(folder: Path) -> dict[str, object]:
     summary: dict[str, object] = {"counts": {}, "paint_fraction": {}}
     groups = {t.value: [r for r in rows if r.tier is t and r.id != oracle] for t in Tier}
     groups["unrated"] = [r for r in rows if r.tier is None and r.id != oracle]
-    groups["oracle"] = [r for r in rows if r.id == oracle]
+    if oracle is not None:
+        groups["oracle"] = [r for r in rows if r.id == oracle]
     for name, group in groups.items():
         summary["counts"][name] = len(group)  # type: ignore[index]
         if not group:
