@@ -32,8 +32,6 @@ def audit_command(
     pool's tier medians under the same reward. Exits 1 when a probe family beats the okay
     median, 2 when the server cannot be asked (the token: WATERCOLOUR_API_TOKEN).
     """
-    import httpx
-
     from watercolour_env.audit.run import GROUPS, table, to_json
     from watercolour_env.audit.run import audit as run_audit
     from watercolour_env.client import talking_to
@@ -43,17 +41,8 @@ def audit_command(
         typer.echo(f"error: --only {', '.join(sorted(unknown))}: choose among {', '.join(GROUPS)}", err=True)
         raise typer.Exit(2)
 
-    with talking_to(env_url):
-        try:
-            report, rows = run_audit(env_url, per_family=per_family, workers=workers, only=groups)
-        except httpx.HTTPStatusError as err:
-            code = err.response.status_code
-            hint = " (set WATERCOLOUR_API_TOKEN to the server's token)" if code == 401 else ""
-            typer.echo(f"error: {env_url}/pool answered HTTP {code}{hint}", err=True)
-            raise typer.Exit(2) from err
-        except httpx.TransportError as err:
-            typer.echo(f"error: cannot reach {env_url} ({err}); start it with `watercolour serve`", err=True)
-            raise typer.Exit(2) from err
+    with talking_to(env_url):  # a server that refuses or is not there: one line, exit 2 (`fetch_pool`)
+        report, rows = run_audit(env_url, per_family=per_family, workers=workers, only=groups)
     typer.echo(table(report, rows))
     if json_out is not None:
         json_out.write_text(to_json(report, rows))

@@ -71,8 +71,6 @@ def run_oracle(env_url: str, token: str | None = None) -> OracleResult:
         ConfigError: no server answered, `GET /pool` was refused (a wrong or missing token), the
             pool declares no oracle, or the server refused the episode.
     """
-    import httpx
-
     from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
     from watercolour_env.client import TOKEN_VARIABLE, base_url_of, talking_to
 
@@ -81,14 +79,7 @@ def run_oracle(env_url: str, token: str | None = None) -> OracleResult:
         import os
 
         token = os.environ.get(TOKEN_VARIABLE) or None
-    try:
-        report = fetch_pool(env_url, token)
-    except httpx.HTTPStatusError as err:
-        code = err.response.status_code
-        hint = f" (set {TOKEN_VARIABLE} to the server's token)" if code == 401 else ""
-        raise ConfigError(f"{env_url}/pool answered HTTP {code}{hint}") from err
-    except httpx.TransportError as err:
-        raise ConfigError(f"cannot reach {env_url} ({err}); start it with `watercolour serve`") from err
+    report = fetch_pool(env_url, token)
     oracle = declared_oracle(report)
     with talking_to(env_url), WatercolourEnv(base_url=env_url, token=token or "").sync() as env:
         env.reset(seed=oracle["seed"], subject=report["subject"])

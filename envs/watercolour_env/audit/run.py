@@ -81,13 +81,19 @@ def fetch_pool(env_url: str, token: str | None) -> dict[str, Any]:
     """The deployment's `GET /pool`.
 
     Raises:
-        ConfigError: a token a header cannot carry, or an answer that is not a watercolour
-            server's pool report (another server at that address).
-        httpx.HTTPError: no answer, or an HTTP error status.
+        ConfigError: a token a header cannot carry, no answer, an HTTP error status (a 401 names
+            the token's variable), or an answer that is not a watercolour server's pool report.
     """
     url = base_url_of(env_url) + "/pool"
-    response = httpx.get(url, headers=auth_headers(checked_token(token)), timeout=300)
-    response.raise_for_status()
+    try:
+        response = httpx.get(url, headers=auth_headers(checked_token(token)), timeout=300)
+        response.raise_for_status()
+    except httpx.HTTPStatusError as err:
+        code = err.response.status_code
+        hint = f" (set {TOKEN_VARIABLE} to the server's token)" if code == 401 else ""
+        raise ConfigError(f"{url} answered HTTP {code}{hint}") from err
+    except httpx.TransportError as err:
+        raise ConfigError(f"cannot reach {base_url_of(env_url)} ({err}); start it with `watercolour serve`") from err
     try:
         report = response.json()
     except ValueError:
