@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from watercolour_env.errors import ConfigError
+from watercolour_env.limits import MAX_REVISIONS
 from watercolour_trainer.policy import EMBEDDED_POLICY
 
 SEED_FLAGS: dict[str, tuple[str, ...]] = {
@@ -71,6 +72,16 @@ class WatercolourArguments:
     )
     base_seed: int = field(default=0, metadata={"help": "Seed of the first row; row i uses base_seed + i."})
     prime_reply: bool = field(default=False, metadata={"help": "Start every completion after the sketch boilerplate."})
+    revisions: int = field(
+        default=0,
+        metadata={
+            "help": "Paintings after the first in each episode (0: one painting). The policy paints with a tool, "
+            "reads a critique and may paint again; max_completion_length covers all of it. docs/training.md"
+        },
+    )
+    revision_reward: str = field(
+        default="last", metadata={"help": "With --revisions: the episode pays its last painting's reward, or best."}
+    )
     stop_at_closing_fence: bool = field(default=False, metadata={"help": "End generation at the first ``` token."})
     compile_generation: bool = field(
         default=False,
@@ -127,6 +138,14 @@ class WatercolourArguments:
             raise ConfigError(f"--env-replicas must be at least 1 (got {self.env_replicas})")
         if self.max_parallel < 1:
             raise ConfigError(f"--max-parallel must be at least 1 (got {self.max_parallel})")
+        if not 0 <= self.revisions <= MAX_REVISIONS:
+            raise ConfigError(f"--revisions must be in [0, {MAX_REVISIONS}] (got {self.revisions})")
+        if self.revision_reward not in ("last", "best"):
+            raise ConfigError(f"--revision_reward must be last or best (got {self.revision_reward!r})")
+        if self.revisions and self.prime_reply:
+            raise ConfigError("--prime_reply cannot go with --revisions: a primer would open every painting's reply")
+        if self.revisions and self.stop_at_closing_fence:
+            raise ConfigError("--stop_at_closing_fence cannot go with --revisions: a tool call holds the sketch")
 
     def replica_urls(self) -> list[str]:
         """Every environment URL of the run: `--env-urls`, else `--env-url` expanded by `--env-replicas`.

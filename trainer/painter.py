@@ -4,33 +4,46 @@ TRL 1.16's multi-turn path (`GRPOTrainer(environment_factory=...)`, its docs' "O
 integration") makes every public method of the environment class but `reset` and `get_reward`
 a tool the policy may call. Here there is one, `paint(sketch)`: each call is one step of a
 watercolour episode of 1 + K paintings (`reset(revisions=K)`), and it answers with the
-critique of the picture, which never names the pool or the score. `get_reward` gives the
-episode's reward once its last painting is in: None while it is open or when the
-infrastructure failed (TRL leaves None out, as `EnvironmentReward` does).
+critique of the picture, which never names the pool or the score.
 
-The trainer's side of issue 37 builds on this: the `--revisions K` flag, a warm start in the
-tool-call form, and the gallery's turns are still to come (docs/LOG.md, 2026-12-05).
+The class has no `get_reward`, on purpose: TRL would add it as a reward of its own, and an
+episode the policy leaves open (it stopped calling `paint`, or never called it) must first be
+finished with the completion's last words, which `get_reward` is not given.
+`watercolour_trainer.revisions.RevisionReward` finishes it (`_finish`) and reads `reward`.
 """
 
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from watercolour_env import WatercolourAction, WatercolourEnv
+from watercolour_env import WatercolourAction, WatercolourEnv, WatercolourObservation
 from watercolour_env.client import DEFAULT_EPISODE_TIMEOUT_S
+from watercolour_env.sketch import extract_sketch
 
 
 @dataclass
 class Turn:
-    """One painting of an episode: its sketch, the critique it got, and its status."""
+    """One painting of an episode: the reply sent, and the server's observation of it."""
 
-    sketch: str
-    critique: str
-    status: str
-    reward: float | None = None
+    reply: str
+    observation: WatercolourObservation
+
+    @property
+    def record(self) -> dict[str, Any]:
+        """What the rollouts log keeps of a turn: sketch, status, critique, violations, paint fraction."""
+        o = self.observation
+        return {
+            "turn": o.turn,
+            "sketch": o.sketch,
+            "status": o.status.value,
+            "critique": o.critique,
+            "violations": [v.value for v in o.violations],
+            "paint_fraction": o.paint_fraction,
+        }
 
 
 @dataclass
@@ -38,13 +51,16 @@ class PaintingEpisode:
     """One rollout's episode on a watercolour server, with a `paint` tool for TRL.
 
     TRL makes instances with no argument: pass `PaintingEpisode.factory(url, revisions)` as
-    `environment_factory`. An instance keeps one websocket session and is reset for each rollout.
+    `environment_factory`. An instance keeps one websocket session and is reset for each rollout
+    (a session the server closed is opened again at the next reset).
 
     Attributes:
         base_url: the server.
         revisions: paintings after the first, in [0, the server's WATERCOLOUR_MAX_REVISIONS].
         token: the server's token; None reads WATERCOLOUR_API_TOKEN.
         timeout_s: seconds to wait for one step's answer.
+        options: more reset options sent every time (`weights`, `references`, `revision_reward`).
+        spent: called with the seconds each call to the server took (the run's environment time).
         turns: this rollout's paintings so far.
     """
 
@@ -52,9 +68,12 @@ class PaintingEpisode:
     revisions: int
     token: str | None = None
     timeout_s: float = DEFAULT_EPISODE_TIMEOUT_S
+    options: dict[str, Any] = field(default_factory=dict)
+    spent: Callable[[float], None] | None = None
     turns: list[Turn] = field(default_factory=list)
     _client: Any = None
     _done: bool = False
+    _broken: str = ""  # why the episode could not start ("" when it did)
 
     @classmethod
     def factory(cls, base_url: str, revisions: int, **kwargs: Any) -> Callable[[], PaintingEpisode]:  # noqa: ANN401
@@ -66,14 +85,20 @@ class PaintingEpisode:
 
         Returns:
             None: the prompt is the dataset's, so nothing is added to it.
+
+        A server that fails to start the episode (twice: a session the server closed is opened
+        again) leaves the rollout unscored, not the run stopped: `paint` then says so to the
+        policy and `_finish` raises. The run's options were checked once before training began.
         """
-        if self._client is None:
-            self._client = WatercolourEnv(
-                base_url=self.base_url, token=self.token, message_timeout_s=self.timeout_s
-            ).sync()
-            self._client.connect()
-        self._client.reset(seed=seed, subject=subject, revisions=self.revisions)
-        self.turns, self._done = [], False
+        options = {"seed": seed, "subject": subject, "revisions": self.revisions, **self.options}
+        self.turns, self._done, self._broken = [], False, ""
+        for _ in range(2):
+            try:
+                self._timed(lambda: self._connected().reset(**options))
+                return None
+            except Exception as err:  # noqa: BLE001 (any failure to start is the infrastructure's)
+                self._close()
+                self._broken = f"{type(err).__name__}: {err}"
         return None
 
     def paint(self, sketch: str) -> str:
@@ -90,25 +115,71 @@ class PaintingEpisode:
         Raises:
             ValueError: the episode's last painting is in (TRL hands the message to the policy).
         """
+        if self._broken:
+            raise ValueError("The environment is unavailable for this episode. Stop calling paint.")
+        if self._done and self.turns[-1].observation.reward is None:
+            raise ValueError("The episode ended: the environment failed to paint. Stop calling paint.")
         if self._done:
             raise ValueError("The painting is finished: every revision is used. Stop calling paint.")
-        result = self._client.step(WatercolourAction(reply=sketch))
-        observation = result.observation
-        self._done = result.done
-        self.turns.append(Turn(sketch, observation.critique, observation.status.value, result.reward))
-        if result.done:
+        observation = self._step(sketch, final=False)
+        if self._done:
             return f"{observation.critique} That was the last painting of this episode."
         left = 1 + self.revisions - len(self.turns)
         return f"{observation.critique} You may revise it {left} more time{'s' if left > 1 else ''}."
 
-    def get_reward(self) -> float | None:
-        """The episode's reward: its last turn's, once the episode is over; None before, or unscored."""
+    @property
+    def reward(self) -> float | None:
+        """The episode's reward once it is over: [0, 1], or None while open or when unscored."""
         if not self._done or not self.turns:
             return None
-        return self.turns[-1].reward
+        return self.turns[-1].observation.reward
+
+    @property
+    def done(self) -> bool:
+        """Whether the episode's last painting is in."""
+        return self._done
+
+    def _finish(self, last_words: str) -> WatercolourObservation:
+        """Ends an episode the policy left open; returns the judged observation.
+
+        The completion's last message is painted as the final painting when it holds a sketch;
+        otherwise the last painted sketch is painted again (it was the painter's last word), or,
+        with none, the message itself, which the gate then refuses as a reply without a sketch.
+        """
+        if self._broken:
+            raise ConnectionError(f"the episode never started: {self._broken}")
+        if self._done:
+            return self.turns[-1].observation
+        reply = last_words
+        if extract_sketch(last_words) is None and self.turns:
+            reply = self.turns[-1].reply
+        return self._step(reply, final=True)
+
+    def _step(self, reply: str, final: bool) -> WatercolourObservation:
+        result = self._timed(lambda: self._connected().step(WatercolourAction(reply=reply, final=final)))
+        self._done = result.done
+        self.turns.append(Turn(reply, result.observation))
+        return result.observation
+
+    def _connected(self) -> Any:  # noqa: ANN401
+        if self._client is None:
+            client = WatercolourEnv(base_url=self.base_url, token=self.token, message_timeout_s=self.timeout_s)
+            self._client = client.sync()
+            self._client.connect()
+        return self._client
+
+    def _timed(self, call: Callable[[], Any]) -> Any:  # noqa: ANN401
+        started = time.perf_counter()
+        try:
+            return call()
+        finally:
+            if self.spent is not None:
+                self.spent(time.perf_counter() - started)
 
     def _close(self) -> None:
         """Closes the websocket session (private: TRL would make a public method a tool)."""
         if self._client is not None:
-            self._client.close()
-            self._client = None
+            try:
+                self._client.close()
+            finally:
+                self._client = None

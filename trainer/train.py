@@ -29,6 +29,7 @@ from watercolour_env.prompt import REPLY_PRIMER
 from watercolour_trainer.arguments import WatercolourArguments, parse_arguments
 from watercolour_trainer.policy import load_policy, stop_at_closing_fence
 from watercolour_trainer.processes import SharedRolloutLog, keep_multicast_off
+from watercolour_trainer.revisions import RevisionReward, give_tools
 from watercolour_trainer.rewards import EnvironmentReward
 from watercolour_trainer.rollouts import curve_rows
 
@@ -45,7 +46,8 @@ def build_dataset(args: WatercolourArguments, tokenizer, template_kwargs: dict |
     url = args.replica_urls()[0]  # replicas score alike (checked); the prompt is the same on each
     with WatercolourEnv(base_url=url, message_timeout_s=args.episode_timeout_s).sync() as env:
         for i in range(args.n_prompts):
-            obs = env.reset(seed=args.base_seed + i, subject=args.subject).observation
+            revising = {"revisions": args.revisions, "revision_reward": args.revision_reward} if args.revisions else {}
+            obs = env.reset(seed=args.base_seed + i, subject=args.subject, **revising).observation
             messages = [{"role": "system", "content": obs.system_prompt}, {"role": "user", "content": obs.prompt}]
             if args.prime_reply:
                 text = tokenizer.apply_chat_template(
@@ -73,7 +75,9 @@ def main(argv: list[str] | None = None) -> None:
     if (config.push_to_hub or args.hub_dry_run) and not config.hub_model_id:
         raise ConfigError("--push-to-hub needs the repo to push to: --out <you>/<name> (or --hub_model_id)")
     started = time.perf_counter()
-    reward = EnvironmentReward(
+    judge = RevisionReward if args.revisions else EnvironmentReward
+    revising = {"revisions": args.revisions, "revision_reward": args.revision_reward} if args.revisions else {}
+    reward = judge(
         args.replica_urls(),
         config.num_generations,
         timeout_s=args.episode_timeout_s,
@@ -81,6 +85,7 @@ def main(argv: list[str] | None = None) -> None:
         max_unscored_share=args.max_unscored_share,
         references=args.references,
         max_parallel=args.max_parallel,
+        **revising,
     )
     reward.check_configuration(args.subject)  # a refused configuration stops here, before the model loads
     args.episode_timeout_s = reward.timeout_s  # the server's deadline plus a margin, unless given
@@ -93,6 +98,8 @@ def main(argv: list[str] | None = None) -> None:
             **(config.generation_kwargs or {}),
             "eos_token_id": model.generation_config.eos_token_id,
         }
+    if args.revisions:
+        log.info("%s", give_tools(tokenizer))
     if "enable_thinking" in (tokenizer.chat_template or ""):  # Qwen3 templates think unless told not to
         config.chat_template_kwargs = {"enable_thinking": False, **(config.chat_template_kwargs or {})}
     dataset = build_dataset(args, tokenizer, config.chat_template_kwargs)
@@ -122,6 +129,7 @@ def main(argv: list[str] | None = None) -> None:
         processing_class=tokenizer,
         peft_config=peft_config,
         callbacks=callbacks,
+        environment_factory=reward.episode if args.revisions else None,
     )
     if args.compile_generation:  # TRL sets disable_compile; a static cache on CUDA then decodes in eager Python
         trainer.generation_config.disable_compile = False

@@ -27,6 +27,11 @@ class WatercolourAction(Action):
         description="Tokens of the extracted sketch's code (`sketch.code_text`: no comments) under the policy's "
         "tokenizer, if known.",
     )
+    final: bool = Field(
+        default=False,
+        description="In an episode with revisions: this painting is the last, although revisions are left; it is "
+        "judged as the last painting would be. Ignored in an episode without revisions.",
+    )
 
 
 class WatercolourObservation(Observation):

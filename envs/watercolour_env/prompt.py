@@ -79,6 +79,18 @@ write a sketch from nothing: the 135M demo policy, unprimed, passed the gate in 
 policy is rewarded for what it paints on top and punished for what it breaks."""
 
 
-def user_prompt(subject: str) -> str:
-    """The per-episode instruction for a subject such as "a peach hibiscus"."""
-    return f"Paint {subject} as a loose watercolour. Reply with one ```js code block like the example."
+def user_prompt(subject: str, revisions: int = 0, revision_reward: str = "last") -> str:
+    """The per-episode instruction for a subject such as "a peach hibiscus".
+
+    With `revisions` = K > 0 it adds that each painting is answered with a critique and may be
+    painted again K times, and which painting is judged ("last" or "best", as at reset).
+    """
+    ask = f"Paint {subject} as a loose watercolour. Reply with one ```js code block like the example."
+    if revisions <= 0:
+        return ask
+    judged = "your last painting is" if revision_reward == "last" else "the best of your paintings is"
+    times = "once" if revisions == 1 else f"{revisions} times"
+    return (
+        f"{ask} You will read a critique of each painting and may paint it again, up to {times} more; "
+        f"{judged} the one judged."
+    )

@@ -41,6 +41,7 @@ class Rollout:
     image: str | None = None
     detail: str = ""
     prompt: str = ""  # the user prompt the environment gave at reset ("" when it never answered)
+    turns: list[dict] = field(default_factory=list)  # with revisions: each painting's sketch, status, critique
 
     @classmethod
     def from_observation(

@@ -240,7 +240,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             )
         deadline_at = time.monotonic() + self._episode_deadline_s
         self._state.step_count += 1
-        last = self._state.step_count > self._state.revisions
+        last = self._state.step_count > self._state.revisions or action.final
         gate = check_source(action.reply, strict=self._strict)
         if gate.passed:
             render = self._renderer.render(
@@ -361,7 +361,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             subject=s.subject,
             seed=s.seed,
             system_prompt=self._system_prompt,
-            prompt=user_prompt(s.subject),
+            prompt=user_prompt(s.subject, s.revisions, s.revision_reward),
             **fields,
         )
 
