@@ -25,7 +25,7 @@ from typing import Any
 from watercolour_env import WatercolourObservation
 from watercolour_env.errors import ConfigError
 from watercolour_trainer.painter import PaintingEpisode
-from watercolour_trainer.rewards import EnvironmentReward, completion_text, log_to_trl
+from watercolour_trainer.rewards import EnvironmentReward, log_to_trl
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +110,7 @@ class RevisionReward(EnvironmentReward):
                 break
             reply = episode.turns[-1].reply if episode.turns else last_words[i]
             rollout, png = self._rollout(step, first + i, reply, seeds[i], subjects[i], observation, error)
-            rollout.completion = completion_text(completions[i])
+            rollout.completion = exchange_text(completions[i])
             rollout.turns = [turn.record for turn in episode.turns]
             self.log.add(rollout, png)
         if self.log is not None:
@@ -120,6 +120,31 @@ class RevisionReward(EnvironmentReward):
             log_to_trl(results, kwargs["log_extra"], kwargs["log_metric"])
             kwargs["log_metric"]("env/paintings", sum(len(e.turns) for e in environments) / max(n, 1))
         return [observation.reward if observation is not None else None for observation, _ in results]
+
+
+def exchange_text(completion: Any) -> str:  # noqa: ANN401
+    """A rollout's whole exchange as text: what the policy wrote and called, and what it read.
+
+    Each assistant message's words, then each `paint` call's sketch under a `[paint]` line;
+    each tool answer under `[critique]`. A string (a completion without messages) is itself.
+    """
+    if isinstance(completion, str):
+        return completion
+    parts: list[str] = []
+    for message in completion:
+        if not isinstance(message, dict):
+            continue
+        if message.get("role") == "tool":
+            parts.append(f"[critique] {message.get('content') or ''}")
+            continue
+        if message.get("content"):
+            parts.append(str(message["content"]))
+        for call in message.get("tool_calls") or []:
+            function = call.get("function", call) if isinstance(call, dict) else {}
+            arguments = function.get("arguments") if isinstance(function, dict) else None
+            sketch = arguments.get("sketch") if isinstance(arguments, dict) else arguments
+            parts.append(f"[{function.get('name', 'tool')}]\n{sketch if sketch is not None else ''}")
+    return "\n\n".join(parts)
 
 
 def _last_words(completion: Any) -> str:  # noqa: ANN401
@@ -137,3 +162,69 @@ def _finish(episode: PaintingEpisode, last_words: str) -> tuple[WatercolourObser
     except Exception as err:  # noqa: BLE001 (a failure to finish an episode is the infrastructure's)
         log.warning("episode not scored: %s: %s", type(err).__name__, err)
         return None, f"{type(err).__name__}: {err}"
+
+
+def tool_examples(rows: list[dict], revisions: int, env_url: str, seed: int = 0) -> list[dict]:
+    """SFT examples in the form `--revisions K` trains in: paint with the tool, read, paint again.
+
+    Example i paints the sketches of rows i, i + 1, ..., i + K (wrapping) through `paint`, each
+    answered by the server's real critique (an episode of 1 + K paintings on render seed
+    `seed` + i), and ends with "Done.". The corpus holds no revised pairs, so this teaches the
+    form (calls, their arguments, when to stop), not how to revise: that is GRPO's to learn.
+
+    Args:
+        rows: `sft.sketch_examples` rows (prompt [system, user], completion [the sketch in a block]).
+        revisions: K >= 1, paintings after the first.
+        env_url: a watercolour server; its `WATERCOLOUR_MAX_REVISIONS` must allow K.
+        seed: the render seed of the first example's episode.
+
+    Returns:
+        Rows with `prompt` (the user prompt says how many revisions), `completion` (assistant
+        tool calls, tool answers, the closing words), `tools` (the `paint` schema as JSON, the form
+        TRL's SFTTrainer reads), `id` (the painted ids, joined by "+"), `tier` (the first's) and
+        `subject`.
+
+    Raises:
+        RuntimeError, ConnectionError: the server refused or failed.
+    """
+    import json
+
+    from transformers.utils import get_json_schema
+
+    from watercolour_env import WatercolourEnv
+    from watercolour_env.sketch import extract_sketch
+
+    episode = PaintingEpisode(env_url, revisions)
+    schema = json.dumps([get_json_schema(episode.paint)])
+    examples = []
+    try:
+        with WatercolourEnv(base_url=env_url).sync() as env:
+            for i, row in enumerate(rows):
+                subject = str(row.get("subject") or "")
+                start = env.reset(seed=seed + i, subject=subject or None, revisions=revisions).observation
+                episode.reset(seed=seed + i, subject=start.subject)
+                painted = [rows[(i + j) % len(rows)] for j in range(1 + revisions)]
+                completion: list[dict] = []
+                for source in painted:
+                    sketch = extract_sketch(source["completion"][0]["content"]) or ""
+                    call = {"type": "function", "function": {"name": "paint", "arguments": {"sketch": sketch}}}
+                    completion.append({"role": "assistant", "content": "", "tool_calls": [call]})
+                    completion.append({"role": "tool", "name": "paint", "content": episode.paint(sketch)})
+                completion.append({"role": "assistant", "content": "Done."})
+                if episode._broken:
+                    raise ConnectionError(f"the server at {env_url} did not start an episode: {episode._broken}")
+                prompt = [row["prompt"][0], {"role": "user", "content": start.prompt}]
+                ids = "+".join(str(r.get("id", "")) for r in painted)
+                examples.append(
+                    {
+                        "prompt": prompt,
+                        "completion": completion,
+                        "tools": schema,
+                        "id": ids,
+                        "tier": row.get("tier"),
+                        "subject": start.subject,
+                    }
+                )
+    finally:
+        episode._close()
+    return examples

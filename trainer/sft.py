@@ -31,6 +31,7 @@ from watercolour_env.pool import Pool, Tier
 from watercolour_env.prompt import system_prompt, user_prompt
 from watercolour_trainer.arguments import with_config_flag
 from watercolour_trainer.policy import EMBEDDED_POLICY, load_policy
+from watercolour_trainer.revisions import give_tools, tool_examples
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,14 @@ class SFTArguments:
     lora_r: int = field(default=16, metadata={"help": "LoRA rank (> 0)."})
     lora_alpha: int = field(default=32, metadata={"help": "LoRA alpha."})
     lora_target_modules: str = field(default="all-linear", metadata={"help": "peft target_modules."})
+    revisions: int = field(
+        default=0,
+        metadata={
+            "help": "Teach the form of `watercolour train --revisions K`: each example paints 1 + K sketches "
+            "through the paint tool, with the critiques of the server at --env_url (0: one reply in a code block)."
+        },
+    )
+    env_url: str | None = field(default=None, metadata={"help": "With --revisions: the server that critiques."})
     max_sketch_tokens: int = field(
         default=0,
         metadata={
@@ -68,7 +77,7 @@ def sketch_examples(pool: Pool, tiers: list[Tier]) -> list[dict]:
 
     Returns:
         Rows with `prompt` ([system, user] messages), `completion` ([assistant] message, the
-        sketch in a ```js block), and `id` / `tier` for provenance.
+        sketch in a ```js block), and `id` / `tier` / `subject` for provenance.
 
     Raises:
         ConfigError: no painting of these tiers has a sketch.
@@ -87,6 +96,7 @@ def sketch_examples(pool: Pool, tiers: list[Tier]) -> list[dict]:
                     "completion": [{"role": "assistant", "content": f"```js\n{ref.sketch.strip()}\n```"}],
                     "id": ref.id,
                     "tier": tier.value,
+                    "subject": ref.subject,
                 }
             )
     if not rows:
@@ -140,6 +150,8 @@ def main(argv: list[str] | None = None) -> Path:
     args, config = parser.parse_args_and_config(args=cpu_defaults() + argv)
     if args.lora_r <= 0:
         raise ConfigError("--lora_r must be above 0: sft writes a LoRA adapter for `watercolour train --adapter`")
+    if args.revisions and not args.env_url:
+        raise ConfigError("--revisions needs --env_url: the critiques an example's paintings get come from a server")
     started = time.perf_counter()
     pool = Pool.load(args.pool)
     rows = sketch_examples(pool, parse_tiers(args.tiers))
@@ -148,13 +160,17 @@ def main(argv: list[str] | None = None) -> Path:
     if args.max_sketch_tokens > 0:
         rows = at_most(rows, args.max_sketch_tokens, lambda t: len(tokenizer(t, add_special_tokens=False)["input_ids"]))
         log.info("%d of them are at most %d tokens", len(rows), args.max_sketch_tokens)
+    if args.revisions:
+        rows = tool_examples(rows, args.revisions, args.env_url)
+        config.assistant_only_loss = True  # the critiques are read, not written: no loss on them
+        log.info("%s; %d examples of %d paintings each", give_tools(tokenizer), len(rows), 1 + args.revisions)
     peft_config = LoraConfig(
         r=args.lora_r, lora_alpha=args.lora_alpha, target_modules=args.lora_target_modules, task_type="CAUSAL_LM"
     )
     trainer = SFTTrainer(
         model=model,
         args=config,
-        train_dataset=Dataset.from_list(rows).remove_columns(["id", "tier"]),
+        train_dataset=Dataset.from_list(rows).remove_columns(["id", "tier", "subject"]),
         processing_class=tokenizer,
         peft_config=peft_config,
     )
@@ -166,6 +182,7 @@ def main(argv: list[str] | None = None) -> Path:
         "pool": pool.source,
         "tiers": args.tiers,
         "max_sketch_tokens": args.max_sketch_tokens,
+        "revisions": args.revisions,
         "examples": [r["id"] for r in rows],
         "train_loss": result.training_loss,
         "steps": result.global_step,

@@ -100,6 +100,8 @@ def main(argv: list[str] | None = None) -> None:
         }
     if args.revisions:
         log.info("%s", give_tools(tokenizer))
+        if config.max_tool_calling_iterations is None:  # a call past the last painting is refused anyway
+            config.max_tool_calling_iterations = args.revisions + 1
     if "enable_thinking" in (tokenizer.chat_template or ""):  # Qwen3 templates think unless told not to
         config.chat_template_kwargs = {"enable_thinking": False, **(config.chat_template_kwargs or {})}
     dataset = build_dataset(args, tokenizer, config.chat_template_kwargs)

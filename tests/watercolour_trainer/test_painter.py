@@ -109,10 +109,10 @@ def test_the_reward_finishes_each_episode_and_logs_its_turns(server_url, tmp_pat
         episodes[0].paint(example("trivial.js"))
         episodes[0].paint(example("hibiscus.js"))  # both paintings through the tool
         episodes[1].paint(example("hibiscus.js"))  # one, then words
-        calls = {"paint": example("trivial.js")}
+        call = {"type": "function", "function": {"name": "paint", "arguments": {"sketch": example("trivial.js")}}}
         completions = [
-            [{"role": "assistant", "tool_calls": [calls]}, {"role": "tool"}, {"role": "assistant", "content": "Done."}],
-            [{"role": "assistant", "content": "", "tool_calls": [calls]}, {"role": "assistant", "content": "Done."}],
+            [{"role": "assistant", "tool_calls": [call]}, {"role": "tool"}, {"role": "assistant", "content": "Done."}],
+            [{"role": "assistant", "content": "", "tool_calls": [call]}, {"role": "assistant", "content": "Done."}],
             [{"role": "assistant", "content": fenced("hibiscus.js")}],  # no tool: its reply is its painting
         ]
         rewards = reward([], completions, episodes, seed=[11] * 3, subject=["a peach hibiscus"] * 3)
@@ -127,3 +127,4 @@ def test_the_reward_finishes_each_episode_and_logs_its_turns(server_url, tmp_pat
     assert [t["status"] for t in rows[0]["turns"]] == ["revise", "scored"]
     assert rows[0]["turns"][0]["critique"] and rows[0]["turns"][0]["sketch"] == example("trivial.js").strip()
     assert rows[2]["turns"][0]["status"] == "scored" and rows[2]["reward"] == rewards[2]
+    assert rows[0]["completion"].startswith("[paint]\n// Trivial") and "[critique] " in rows[0]["completion"]

@@ -144,3 +144,69 @@ def test_sft_without_lora_is_refused_with_a_reason(tmp_path):
         timeout=300,
     )
     assert run.returncode == 2 and "--lora_r must be above 0" in run.stderr
+
+
+@pytest.fixture
+def two_sketch_corpus(tmp_path):
+    """The warm-start corpus cut to its first two rows (a pool folder of its own)."""
+    import shutil
+
+    from watercolour_trainer.sft import WARMSTART_CORPUS
+
+    folder = tmp_path / "corpus"
+    shutil.copytree(WARMSTART_CORPUS, folder, ignore=shutil.ignore_patterns("sheets"))
+    lines = (folder / "pool.jsonl").read_text().splitlines()[:2]
+    (folder / "pool.jsonl").write_text("".join(line + "\n" for line in lines))
+    return folder
+
+
+@pytest.mark.slow
+@pytest.mark.server
+@pytest.mark.browser
+def test_sft_with_revisions_teaches_tool_calls_and_leaves_the_critiques_out_of_the_loss(
+    server_url, tiny_model, two_sketch_corpus, tmp_path
+):
+    from trl.chat_template_utils import qwen2_5_chat_template
+
+    from watercolour_trainer.revisions import tool_examples
+
+    pool = Pool.load(str(two_sketch_corpus))
+    rows = tool_examples(sketch_examples(pool, [Tier.LOVE, Tier.OKAY]), revisions=1, env_url=server_url)
+    assert [r["id"] for r in rows] == ["warm-02+warm-01", "warm-01+warm-02"]  # love first, then okay; wrapping
+    first = rows[0]
+    assert "may paint it again, up to once more; your last painting is the one judged" in first["prompt"][1]["content"]
+    roles = [m["role"] for m in first["completion"]]
+    assert roles == ["assistant", "tool", "assistant", "tool", "assistant"]
+    call = first["completion"][0]["tool_calls"][0]["function"]
+    assert call["name"] == "paint" and call["arguments"]["sketch"] == pool.tier(Tier.LOVE)[0].sketch.strip()
+    assert first["completion"][1]["content"].endswith("You may revise it 1 more time.")
+    assert first["completion"][3]["content"].endswith("That was the last painting of this episode.")
+    assert json.loads(first["tools"])[0]["function"]["name"] == "paint"
+
+    import subprocess
+
+    out = tmp_path / "adapter"
+    command = [WATERCOLOUR, "sft", "--model", str(tiny_model), "--pool", str(two_sketch_corpus)]
+    command += ["--revisions", "1", "--env_url", server_url, "--output_dir", str(out), "--max_steps", "1"]
+    command += ["--per_device_train_batch_size", "1", "--report_to", "none", "--save_strategy", "no", "--lora_r", "4"]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert json.loads((out / "sft_provenance.json").read_text())["revisions"] == 1
+
+    # what the loss covers: TRL's own tokenization of the first example, with its training template
+    from transformers import AutoTokenizer
+    from trl.chat_template_utils import get_training_chat_template
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model)
+    tokenizer.chat_template = qwen2_5_chat_template
+    messages = first["prompt"] + first["completion"]
+    encoded = tokenizer.apply_chat_template(
+        messages,
+        tools=json.loads(first["tools"]),
+        chat_template=get_training_chat_template(tokenizer),
+        return_assistant_tokens_mask=True,
+        return_dict=True,
+    )
+    trained = tokenizer.decode([t for t, m in zip(encoded["input_ids"], encoded["assistant_masks"]) if m])
+    assert trained.count("<tool_call>") == 2 and "Done." in trained
+    assert "You may revise it" not in trained and "paint fraction" not in trained.lower()
