@@ -207,6 +207,6 @@ def test_sft_with_revisions_teaches_tool_calls_and_leaves_the_critiques_out_of_t
         return_assistant_tokens_mask=True,
         return_dict=True,
     )
-    trained = tokenizer.decode([t for t, m in zip(encoded["input_ids"], encoded["assistant_masks"]) if m])
+    trained = tokenizer.decode([t for t, m in zip(encoded["input_ids"], encoded["assistant_masks"], strict=True) if m])
     assert trained.count("<tool_call>") == 2 and "Done." in trained
     assert "You may revise it" not in trained and "paint fraction" not in trained.lower()
