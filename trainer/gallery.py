@@ -3,7 +3,8 @@
 The cards can be sorted (by step with the best first within a step, the default; by reward, best
 or worst first) and filtered by status and by violation, in the page itself (a few lines of
 JavaScript, no server). Each card shows the reward, its components (value x weight), the status,
-what the gate found and the sketch. Image paths are relative to the page's folder, so the folder
+what the gate found and the sketch; an episode with revisions shows its paintings side by side,
+each with the critique it got, and the whole exchange. Image paths are relative to the page's folder, so the folder
 can be copied or served as is. `watercolour gallery RUN_DIR` rebuilds the page from a run's
 `rollouts.jsonl`; the trainer rewrites it as it goes.
 """
@@ -38,6 +39,9 @@ display:flex;align-items:center;justify-content:center;color:#777;font-size:13px
 .reward{font-size:20px;font-weight:600}.meta{font-size:12px;color:#666}
 .bad{color:#a33}pre{font-size:11px;max-height:240px;overflow:auto;background:#f4f4f4;padding:6px}
 table.components{font-size:12px;border-collapse:collapse}table.components td{padding:0 6px 0 0}
+.card.episode{grid-column:span 2}.turns{display:flex;gap:6px;margin-bottom:6px}
+.turn{flex:1;min-width:0;font-size:11px;color:#555}.turn img,.turn .blank{aspect-ratio:1;width:100%}
+.turn p{margin:4px 0;max-height:120px;overflow:auto}
 """
 
 SCRIPT = """
@@ -80,23 +84,48 @@ def _components(rollout: Rollout) -> str:
     return f'<table class="components">{"".join(rows)}</table>' if rows else ""
 
 
+def _picture(image: str | None, alt: str, missing: str) -> str:
+    if image:
+        return f'<img src="{html.escape(image)}" loading="lazy" alt="{html.escape(alt)}">'
+    return f'<div class="blank">{html.escape(missing)}</div>'
+
+
+def _turns(r: Rollout, last: str) -> str:
+    """An episode's paintings side by side, each with its critique; the last is the judged one."""
+    cells = []
+    for n, turn in enumerate(r.turns, start=1):
+        picture = (
+            last
+            if n == len(r.turns)
+            else _picture(
+                turn.get("image"), f"turn {n}", ", ".join(turn.get("violations") or []) or "not rendered here"
+            )
+        )
+        critique = html.escape(turn.get("critique") or "")
+        cells.append(f'<div class="turn">{picture}<b>painting {n}</b><p>{critique}</p></div>')
+    return f'<div class="turns">{"".join(cells)}</div>'
+
+
 def _card(r: Rollout) -> str:
-    if r.image:
-        picture = f'<img src="{html.escape(r.image)}" loading="lazy" alt="step {r.step} position {r.position}">'
-    else:
-        picture = f'<div class="blank">{html.escape(", ".join(r.violations) or r.status)}</div>'
+    picture = _picture(r.image, f"step {r.step} position {r.position}", ", ".join(r.violations) or r.status)
+    episode = len(r.turns) > 1
+    if episode:
+        picture = _turns(r, picture)
     problems = ", ".join(r.violations + r.js_errors[:2])
     sketch = html.escape(r.sketch if r.sketch is not None else r.completion)
     data = (
         f'data-step="{r.step}" data-reward="{"" if r.reward is None else r.reward}" '
         f'data-status="{html.escape(r.status)}" data-violations="{html.escape(" ".join(r.violations))}"'
     )
+    summary = "the exchange" if episode else "sketch"
+    if episode:
+        sketch = html.escape(r.completion)
     return (
-        f'<div class="card" {data}>{picture}<div class="reward">{_reward(r)}</div>'
+        f'<div class="card{" episode" if episode else ""}" {data}>{picture}<div class="reward">{_reward(r)}</div>'
         f'<div class="meta">step {r.step} · group {r.group} · position {r.position} · seed {r.seed} · '
         f"{html.escape(r.status)}</div>{_components(r)}"
         f'<div class="meta bad">{html.escape(problems)}</div>'
-        f"<details><summary>sketch</summary><pre>{sketch}</pre></details></div>"
+        f"<details><summary>{summary}</summary><pre>{sketch}</pre></details></div>"
     )
 
 

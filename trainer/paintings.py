@@ -28,13 +28,41 @@ def painting_name(row: dict) -> str:
     return f"paintings/step{row['step']:04d}-g{row['group']:02d}-p{row['position']:02d}.png"
 
 
+def turn_name(row: dict, turn: int) -> str:
+    """The file name of turn `turn` (1-based) of an episode with revisions, e.g. "paintings/step0003-g01-p05-t1.png".
+
+    The last turn's painting is the rollout's own (`painting_name`); earlier ones get this name.
+    """
+    return painting_name(row).removesuffix(".png") + f"-t{turn}.png"
+
+
+def earlier_turns(row: dict) -> list[tuple[int, dict]]:
+    """(turn number, turn) of every painting of an episode with revisions but its last; [] without."""
+    turns = row.get("turns") or []
+    return list(enumerate(turns[:-1], start=1))
+
+
 def with_paintings(rows: list[dict], folder: Path) -> list[dict]:
-    """The rows, each `image` set to its painting when that file is in `folder` (None otherwise)."""
-    return [row | {"image": painting_name(row) if (folder / painting_name(row)).is_file() else None} for row in rows]
+    """The rows, each `image` set to its painting when that file is in `folder` (None otherwise).
+
+    With revisions, each earlier turn's `image` is set the same way (`turn_name`).
+    """
+    out = []
+    for row in rows:
+        row = row | {"image": painting_name(row) if (folder / painting_name(row)).is_file() else None}
+        if row.get("turns"):
+            turns = [dict(t) for t in row["turns"]]
+            for n, turn in enumerate(turns[:-1], start=1):
+                turn["image"] = turn_name(row, n) if (folder / turn_name(row, n)).is_file() else None
+            row["turns"] = turns
+        out.append(row)
+    return out
 
 
 def render_missing(rows: list[dict], folder: Path, workers: int = 2) -> tuple[int, str]:
     """Renders every scored rollout whose painting is not in `folder`; returns (how many, the renderer).
+
+    With revisions, an episode's earlier paintings that passed the gate are rendered too (`turn_name`).
 
     Each is rendered with its episode seed by a `Renderer` made from the server's settings
     (`WATERCOLOUR_CHROMIUM_PATH` and the rest). A sketch that no longer renders is logged and skipped.
@@ -45,20 +73,24 @@ def render_missing(rows: list[dict], folder: Path, workers: int = 2) -> tuple[in
     from watercolour_env.server.sandbox import Renderer, RenderStatus
     from watercolour_env.server.settings import load_settings
 
-    todo = [r for r in rows if r.get("status") == "scored" and r.get("sketch")]
-    todo = [r for r in todo if not (folder / painting_name(r)).is_file()]
+    todo = [(r, r["sketch"], painting_name(r)) for r in rows if r.get("status") == "scored" and r.get("sketch")]
+    for row in rows:  # an episode's earlier paintings that passed the gate
+        passed = [(n, t) for n, t in earlier_turns(row) if t.get("sketch") and not t.get("violations")]
+        todo += [(row, t["sketch"], turn_name(row, n)) for n, t in passed]
+    todo = [(r, sketch, name) for r, sketch, name in todo if not (folder / name).is_file()]
     if not todo:
         return 0, ""
     settings = load_settings()
     (folder / "paintings").mkdir(parents=True, exist_ok=True)
     with Renderer.from_settings(settings, workers=workers) as renderer:
 
-        def one(row: dict) -> str:
-            result = renderer.render(row["sketch"], seed=row["seed"])
+        def one(job: tuple[dict, str, str]) -> str:
+            row, sketch, name = job
+            result = renderer.render(sketch, seed=row["seed"])
             if result.status is RenderStatus.OK and result.png:
-                (folder / painting_name(row)).write_bytes(result.png)
+                (folder / name).write_bytes(result.png)
             else:
-                log.warning("%s did not render again: %s", painting_name(row), result.status.value)
+                log.warning("%s did not render again: %s", name, result.status.value)
             return result.renderer
 
         with ThreadPoolExecutor(workers) as pool:

@@ -56,12 +56,12 @@ class SharedRolloutLog:
         """Every rollout written so far (the first process's view; empty in the others)."""
         return self.log.rollouts if self.log is not None else []
 
-    def add(self, rollout: Rollout, png_b64: str | None) -> None:
-        """Writes one rollout (one process), or keeps it until `share` (several)."""
+    def add(self, rollout: Rollout, png_b64: str | None, turn_pngs: list[str | None] | None = None) -> None:
+        """Writes one rollout (one process), or keeps it until `share` (several); `RolloutLog.add`'s arguments."""
         if self.num_processes == 1:
-            self.log.add(rollout, png_b64)
+            self.log.add(rollout, png_b64, turn_pngs)
         else:
-            self._pending.append((rollout, png_b64))
+            self._pending.append((rollout, png_b64, turn_pngs))
 
     def flush(self) -> None:
         """Rewrites the curve and the gallery (one process); with several, `share` does it."""
@@ -82,6 +82,6 @@ class SharedRolloutLog:
         if self.log is None:
             return
         for rollouts in gathered:
-            for rollout, png in rollouts:
-                self.log.add(rollout, png)
+            for rollout, png, turn_pngs in rollouts:
+                self.log.add(rollout, png, turn_pngs)
         self.log.flush()

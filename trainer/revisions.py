@@ -83,8 +83,8 @@ class RevisionReward(EnvironmentReward):
 
     def episode(self) -> PaintingEpisode:
         """A new episode bound to the next replica (TRL calls this as its `environment_factory`)."""
-        kept = ("weights", "references", "revision_reward")  # seed and subject come from the dataset's row
-        options = {k: v for k, v in self._reset_options(0, None, False).items() if k in kept}
+        kept = ("weights", "references", "revision_reward", "return_image")  # seed, subject: the dataset's row
+        options = {k: v for k, v in self._reset_options(0, None, self.log is not None).items() if k in kept}
         return PaintingEpisode(
             next(self._urls), self.revisions, timeout_s=self.timeout_s, options=options, spent=self._spend
         )
@@ -112,7 +112,7 @@ class RevisionReward(EnvironmentReward):
             rollout, png = self._rollout(step, first + i, reply, seeds[i], subjects[i], observation, error)
             rollout.completion = exchange_text(completions[i])
             rollout.turns = [turn.record for turn in episode.turns]
-            self.log.add(rollout, png)
+            self.log.add(rollout, png, [turn.observation.image_png_b64 for turn in episode.turns[:-1]])
         if self.log is not None:
             self.log.flush()
         self._report_unscored(step, results)

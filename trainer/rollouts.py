@@ -26,6 +26,7 @@ from pathlib import Path
 
 from watercolour_env.rollout import Rollout
 from watercolour_trainer.gallery import write_gallery
+from watercolour_trainer.paintings import turn_name
 
 log = logging.getLogger(__name__)
 
@@ -73,13 +74,23 @@ class RolloutLog:
         """The rollouts written so far, in order."""
         return list(self._rollouts)
 
-    def add(self, rollout: Rollout, png_b64: str | None) -> None:
-        """Writes one rollout (and its PNG, given as base64) to disk."""
+    def add(self, rollout: Rollout, png_b64: str | None, turn_pngs: list[str | None] | None = None) -> None:
+        """Writes one rollout (and its PNG, given as base64) to disk.
+
+        `turn_pngs`: with revisions, the PNGs of the episode's paintings before its last, in order
+        (None for one that did not render); each is named `paintings.turn_name` and its turn's
+        `image` set.
+        """
         with self._lock:
             if png_b64:
                 name = f"step{rollout.step:04d}-g{rollout.group:02d}-p{rollout.position:02d}.png"
                 (self.folder / "paintings" / name).write_bytes(base64.b64decode(png_b64))
                 rollout.image = f"paintings/{name}"
+            for n, (turn, png) in enumerate(zip(rollout.turns, turn_pngs or [], strict=False), start=1):
+                if png:
+                    name = turn_name(asdict(rollout), n)
+                    (self.folder / name).write_bytes(base64.b64decode(png))
+                    turn["image"] = name
             self._append(rollout)
 
     def _append(self, rollout: Rollout) -> None:

@@ -67,6 +67,69 @@ def test_the_gallery_renders_the_missing_paintings_as_the_render_command_does(tm
 
 
 @pytest.mark.browser
+def test_an_episodes_earlier_paintings_are_rendered_again_and_shown_beside_the_last(tmp_path, chromium):
+    trivial, hibiscus = example("trivial.js"), example("hibiscus.js")
+    turns = [
+        {
+            "turn": 1,
+            "sketch": None,
+            "status": "revise",
+            "critique": "The gate refused this reply.",
+            "violations": ["no_sketch"],
+        },
+        {
+            "turn": 2,
+            "sketch": trivial,
+            "status": "revise",
+            "critique": "One small circle near the centre.",
+            "violations": [],
+        },
+        {"turn": 3, "sketch": hibiscus, "status": "scored", "critique": "A bloom fills the middle.", "violations": []},
+    ]
+    folder = record(tmp_path / "run", [row(1, 0, 0.8, hibiscus) | {"turns": turns, "completion": "[paint] ..."}])
+    done = subprocess.run(
+        [WATERCOLOUR, "gallery", str(folder), "--render"], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    names = sorted(p.name for p in (folder / "paintings").iterdir())
+    assert names == ["step0001-g00-p00-t2.png", "step0001-g00-p00.png"]  # the refused first one has no picture
+    (tmp_path / "t.js").write_text(trivial)
+    subprocess.run(
+        [WATERCOLOUR, "render", str(tmp_path / "t.js"), "--seed", "7", "--out", str(tmp_path / "t.png")],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    assert (folder / "paintings" / "step0001-g00-p00-t2.png").read_bytes() == (tmp_path / "t.png").read_bytes()
+    tab = chromium.new_page()
+    try:
+        tab.goto((folder / "gallery.html").as_uri())
+        tab.wait_for_load_state("load")
+        cells = tab.eval_on_selector_all(
+            ".card.episode .turn",
+            "ts => ts.map(t => [t.querySelector('b').textContent, t.querySelector('p').textContent,"
+            " t.querySelector('img') ? t.querySelector('img').naturalWidth : 0])",
+        )
+    finally:
+        tab.close()
+    assert cells == [
+        ["painting 1", "The gate refused this reply.", 0],
+        ["painting 2", "One small circle near the centre.", 600],
+        ["painting 3", "A bloom fills the middle.", 600],
+    ]
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+@pytest.mark.browser
 def test_analyze_draws_the_best_median_and_worst_of_each_third(tmp_path):
     trivial, hibiscus = example("trivial.js"), example("hibiscus.js")
     rows = [

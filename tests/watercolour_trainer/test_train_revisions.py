@@ -117,3 +117,12 @@ def test_one_grpo_step_with_revisions_paints_through_the_tool_and_logs_each_turn
         assert [t["status"] for t in row["turns"]] == ["revise", "scored"]  # both painted by the tool
         assert row["turns"][0]["critique"] and row["status"] == "scored" and row["reward"] > 0
         assert row["completion"].count("[paint]") == 2 and row["completion"].count("[critique]") == 2
+    paintings = sorted(p.name for p in (tmp_path / "rollouts" / "paintings").iterdir())
+    assert paintings == [
+        "step0001-g00-p00-t1.png",
+        "step0001-g00-p00.png",
+        "step0001-g00-p01-t1.png",
+        "step0001-g00-p01.png",
+    ]
+    page = (tmp_path / "rollouts" / "gallery.html").read_text()
+    assert page.count('class="turn"') == 4 and 'src="paintings/step0001-g00-p00-t1.png"' in page
