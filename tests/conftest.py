@@ -282,3 +282,90 @@ def hpsv3_space(tmp_path_factory):
         process.terminate()
         process.wait(10)
         log.close()
+
+
+# A tiny policy that paints by the `paint` tool (issue 37): a 2-layer random Llama with
+# SmolLM2's tokenizer and TRL's ChatML template with tools, taught one exchange by heart in a
+# few hundred plain optimiser steps (paint a short wash circle, read the critique, paint it again,
+# say "Done."), so a test goes through TRL's parsing of `<tool_call>`, the tool and the critique
+# as a warm-started policy's rollouts would.
+
+
+TOOL_SKETCH = (
+    "function setup() { createCanvas(600, 600, WEBGL); noLoop(); }\n"
+    "function draw() { translate(-300, -300); background(250, 246, 238); brush.noStroke();\n"
+    '  brush.fill("#d94f70", 150); brush.circle(300, 300, 200); }\n'
+)
+"""The one sketch the tiny tool policy paints: a wash circle, short so that learning it is quick."""
+
+
+def exchange(server_url: str, tool) -> list[dict]:  # noqa: ANN001 (the episode's bound paint method)
+    """The conversation the tiny policy learns: the server's prompts, two paint calls, the critiques."""
+    from watercolour_env import WatercolourEnv
+
+    with WatercolourEnv(base_url=server_url).sync() as env:
+        start = env.reset(seed=0, subject="a peach hibiscus", revisions=1).observation
+    messages = [{"role": "system", "content": start.system_prompt}, {"role": "user", "content": start.prompt}]
+    tool.__self__.reset(seed=0, subject="a peach hibiscus")
+    for _ in range(2):
+        call = {"type": "function", "function": {"name": "paint", "arguments": {"sketch": TOOL_SKETCH}}}
+        messages.append({"role": "assistant", "content": "", "tool_calls": [call]})
+        messages.append({"role": "tool", "name": "paint", "content": tool(TOOL_SKETCH)})
+    messages.append({"role": "assistant", "content": "Done."})
+    return messages
+
+
+@pytest.fixture(scope="session")
+def tool_policy(server_url, tmp_path_factory):
+    """A folder with the tiny policy that paints by the tool (model, tokenizer, ChatML template with tools)."""
+    import torch
+    from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
+    from trl.chat_template_utils import qwen2_5_chat_template
+
+    from watercolour_trainer.painter import PaintingEpisode
+    from watercolour_trainer.policy import embedded_gguf
+
+    gguf = embedded_gguf()
+    tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
+    tokenizer.chat_template = qwen2_5_chat_template
+    episode = PaintingEpisode(server_url, revisions=1, token="")
+    try:
+        messages = exchange(server_url, episode.paint)
+        text = tokenizer.apply_chat_template(messages, tools=[episode.paint], tokenize=False)
+        asked = tokenizer.apply_chat_template(
+            messages[:2], tools=[episode.paint], add_generation_prompt=True, tokenize=False
+        )
+    finally:
+        episode._close()
+    assert text.startswith(asked)
+    ids = torch.tensor([tokenizer(text, add_special_tokens=False)["input_ids"]])
+    start = len(tokenizer(asked, add_special_tokens=False)["input_ids"])  # the loss is on what follows the prompt
+    torch.manual_seed(0)
+    config = LlamaConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=4096,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.convert_tokens_to_ids("<|im_end|>"),
+        tie_word_embeddings=True,
+    )
+    model = LlamaForCausalLM(config)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    for _ in range(400):
+        hidden = model.model(input_ids=ids).last_hidden_state[:, start - 1 : -1]
+        loss = torch.nn.functional.cross_entropy(model.lm_head(hidden)[0], ids[0, start:])
+        loss.backward()
+        optimiser.step()
+        optimiser.zero_grad()
+        if loss.item() < 0.01:
+            break
+    assert loss.item() < 0.05, f"the tiny policy did not learn its exchange (loss {loss.item():.3f})"
+    folder = tmp_path_factory.mktemp("tool-policy")
+    model.generation_config.eos_token_id = config.eos_token_id
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
