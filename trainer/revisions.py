@@ -76,6 +76,28 @@ class RevisionReward(EnvironmentReward):
         self.revisions, self.revision_reward = revisions, revision_reward
         self._urls = itertools.cycle(self.replicas.urls)
 
+    def check_sessions(self, rollouts: int) -> None:
+        """Refuses a run whose open episodes the servers cannot all hold.
+
+        TRL keeps one `PaintingEpisode` per rollout of a generation batch and reuses them, never
+        closing one, so `rollouts` websocket sessions stay open, spread over the replicas.
+
+        Raises:
+            ConfigError: the replicas' session capacity (`/health`) is below `rollouts`.
+        """
+        capacity = 0
+        for replica in self.replicas.replicas:
+            try:
+                capacity += int((replica.health or {})["sessions"]["capacity"])
+            except (KeyError, TypeError, ValueError):
+                return  # an older server or one that did not answer: nothing to compare with
+        if capacity < rollouts:
+            raise ConfigError(
+                f"--revisions keeps one session open per rollout: {rollouts} a generation batch, and the "
+                f"environment holds {capacity}. Raise WATERCOLOUR_MAX_CONCURRENT_ENVS, add replicas, or lower "
+                "the batch"
+            )
+
     def _reset_options(self, seed: int, subject: str | None, return_image: bool) -> dict[str, Any]:
         """The single painting's options plus the revisions (so `check_configuration` tries them)."""
         options = super()._reset_options(seed, subject, return_image)

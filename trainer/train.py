@@ -88,6 +88,8 @@ def main(argv: list[str] | None = None) -> None:
         **revising,
     )
     reward.check_configuration(args.subject)  # a refused configuration stops here, before the model loads
+    if args.revisions:
+        reward.check_sessions(config.generation_batch_size)
     args.episode_timeout_s = reward.timeout_s  # the server's deadline plus a margin, unless given
     checkpoint = resume_checkpoint(config.resume_from_checkpoint, config.output_dir)
     if args.adapter:

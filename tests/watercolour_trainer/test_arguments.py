@@ -192,3 +192,26 @@ def test_a_run_that_checkpoints_gradients_says_nothing_of_the_renamed_flag_and_m
         warnings.warn("`another_flag` is deprecated", FutureWarning, stacklevel=1)  # others still show
     assert config.gradient_checkpointing is True
     assert [str(w.message) for w in caught if "deprecated" in str(w.message)] == ["`another_flag` is deprecated"]
+
+
+@pytest.mark.parametrize(
+    ("flags", "refusal"),
+    [
+        (["--revisions", "9"], r"--revisions must be in \[0, 8\] \(got 9\)"),
+        (["--revisions", "-1"], r"--revisions must be in \[0, 8\]"),
+        (["--revisions", "2", "--revision_reward", "mean"], "--revision_reward must be last or best"),
+        (["--revisions", "2", "--prime_reply", "true"], "--prime_reply cannot go with --revisions"),
+        (["--revisions", "1", "--stop_at_closing_fence", "true"], "--stop_at_closing_fence cannot go with --revisions"),
+    ],
+)
+def test_revisions_out_of_range_or_with_a_primed_reply_are_refused_by_name(flags, refusal):
+    with pytest.raises(ConfigError, match=refusal):
+        parse_arguments(["--output_dir", "runs/x", *flags])
+
+
+def test_revisions_parse_with_the_reward_they_pay():
+    cpu = ["--output_dir", "runs/x", "--use_cpu", "true", "--bf16", "false"]
+    args, _ = parse_arguments([*cpu, "--revisions", "2", "--revision_reward", "best"])
+    assert (args.revisions, args.revision_reward) == (2, "best")
+    args, _ = parse_arguments(cpu)
+    assert (args.revisions, args.revision_reward) == (0, "last")
