@@ -89,8 +89,5 @@ def user_prompt(subject: str, revisions: int = 0, revision_reward: str = "last")
     if revisions <= 0:
         return ask
     judged = "your last painting is" if revision_reward == "last" else "the best of your paintings is"
-    times = "once" if revisions == 1 else f"{revisions} times"
-    return (
-        f"{ask} You will read a critique of each painting and may paint it again, up to {times} more; "
-        f"{judged} the one judged."
-    )
+    times = "once more" if revisions == 1 else f"up to {revisions} more times"
+    return f"{ask} You will read a critique of each painting and may paint it {times}; {judged} the one judged."

@@ -63,6 +63,22 @@ def test_the_reward_is_the_last_paintings_or_the_best(renderer):
 
 
 @pytest.mark.browser
+def test_a_painting_sent_as_final_ends_the_episode_early_and_is_judged_as_the_last(renderer):
+    env = environment(renderer)
+    start = env.reset(seed=5, revisions=2)
+    assert "may paint it up to 2 more times; your last painting is the one judged." in start.prompt
+    env.step(WatercolourAction(reply=BARE))
+    ending = env.step(WatercolourAction(reply=GOOD, final=True))
+    assert (ending.status, ending.done, ending.turn) == (EpisodeStatus.SCORED, True, 2)
+    assert ending.reward == one_step_reward(renderer, GOOD, seed=5)
+    with pytest.raises(WatercolourError, match="the episode is over"):
+        env.step(WatercolourAction(reply=GOOD))
+    single = environment(renderer)  # without revisions the one painting is the last anyway
+    assert "critique" not in single.reset(seed=5).prompt
+    assert single.step(WatercolourAction(reply=GOOD, final=True)).reward == ending.reward
+
+
+@pytest.mark.browser
 def test_an_infrastructure_failure_at_any_turn_leaves_the_episode_unscored():
     dead = Renderer(workers=1)
     dead.start()

@@ -174,7 +174,7 @@ def test_sft_with_revisions_teaches_tool_calls_and_leaves_the_critiques_out_of_t
     rows = tool_examples(sketch_examples(pool, [Tier.LOVE, Tier.OKAY]), revisions=1, env_url=server_url)
     assert [r["id"] for r in rows] == ["warm-02+warm-01", "warm-01+warm-02"]  # love first, then okay; wrapping
     first = rows[0]
-    assert "may paint it again, up to once more; your last painting is the one judged" in first["prompt"][1]["content"]
+    assert "may paint it once more; your last painting is the one judged" in first["prompt"][1]["content"]
     roles = [m["role"] for m in first["completion"]]
     assert roles == ["assistant", "tool", "assistant", "tool", "assistant"]
     call = first["completion"][0]["tool_calls"][0]["function"]
