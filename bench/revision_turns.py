@@ -8,8 +8,9 @@ Plays `--episodes` episodes of 1 + K paintings with the policy, as `watercolour 
 server's critique fed back, a batch generated per turn (unlike TRL, the turn's renders run at
 once). Then every painting is scored again alone, as a single-painting episode on its episode's
 seed, so each turn has a reward of its own. Prints one row per turn: the episodes that reached
-it, gate passes, the mean and median reward, and the paired difference from the first turn
-(episodes that reached both) with its t statistic; and the environment's seconds per turn.
+it (a painting the finishing repeated is not counted), gate passes, the mean and median reward,
+and the paired difference from the first turn (episodes that reached both) with its t statistic;
+and the environment's seconds per turn.
 """
 
 from __future__ import annotations
@@ -43,8 +44,22 @@ def paint(episode, sketch: str) -> str:  # noqa: ANN001 (a PaintingEpisode)
     """The tool's answer, or its refusal in words, as TRL hands it to the policy."""
     try:
         return episode.paint(sketch)
-    except ValueError as err:
+    except Exception as err:  # noqa: BLE001 (TRL hands any tool failure to the policy the same way)
         return json.dumps({"error": str(err)})
+
+
+def paint_all(episode, sketches: list[str]) -> list[str]:  # noqa: ANN001 (a PaintingEpisode)
+    """The answers to one message's calls, run in order."""
+    return [paint(episode, sketch) for sketch in sketches]
+
+
+def finish(episode, last_words: str):  # noqa: ANN001, ANN201 (a PaintingEpisode; an observation or None)
+    """The episode's judged observation, or None when the environment failed."""
+    try:
+        return episode._finish(last_words)
+    except Exception as err:  # noqa: BLE001
+        print(f"episode not scored: {type(err).__name__}: {err}", flush=True)
+        return None
 
 
 def main() -> None:
@@ -110,26 +125,23 @@ def main() -> None:
             message = parse_response(tokenizer, ids, prefix=prefix, tools=tools)
             chats[i].append(message)
             last_words[i] = str(message.get("content") or "")
-            sketch = next(
-                (
-                    c["function"]["arguments"].get("sketch")
-                    for c in message.get("tool_calls") or []
-                    if c.get("function", {}).get("name") == "paint" and isinstance(c["function"].get("arguments"), dict)
-                ),
-                None,
-            )
-            if sketch is not None:
-                calls[i] = str(sketch)
+            sketches = [
+                str(c["function"]["arguments"].get("sketch"))
+                for c in message.get("tool_calls") or []
+                if c.get("function", {}).get("name") == "paint" and isinstance(c["function"].get("arguments"), dict)
+            ]
+            if sketches:
+                calls[i] = sketches  # every call of the message, in order, as TRL runs them
         started = time.perf_counter()
         with ThreadPoolExecutor(16) as pool:
-            answers = dict(zip(calls, pool.map(paint, [episodes[i] for i in calls], calls.values()), strict=True))
+            answers = dict(zip(calls, pool.map(paint_all, [episodes[i] for i in calls], calls.values()), strict=True))
         timing["environment_s"].append(round(time.perf_counter() - started, 1))
-        for i, answer in answers.items():
-            chats[i].append({"role": "tool", "name": "paint", "content": answer})
+        for i, said in answers.items():
+            chats[i] += [{"role": "tool", "name": "paint", "content": answer} for answer in said]
         open_ = [i for i in answers if not episodes[i].done]
         print(f"turn {turn}: {len(calls)} of {len(texts)} replies called paint", flush=True)
     with ThreadPoolExecutor(16) as pool:
-        finals = list(pool.map(lambda i: episodes[i]._finish(last_words[i]), range(len(seeds))))
+        finals = list(pool.map(finish, episodes, last_words))
 
     def alone(job: tuple[int, str]) -> float | None:
         seed, sketch = job
@@ -143,7 +155,7 @@ def main() -> None:
     table = []
     per_episode = [[next(rewards) for _ in e.turns] for e in episodes]
     for n in range(args.revisions + 1):
-        reached = [i for i, e in enumerate(episodes) if len(e.turns) > n]
+        reached = [i for i, e in enumerate(episodes) if len(e.turns) > n and not e.turns[n].repeated]
         passed = [i for i in reached if not episodes[i].turns[n].observation.violations]
         scored = [per_episode[i][n] for i in reached if per_episode[i][n] is not None]
         pairs = [

@@ -22,7 +22,7 @@ from typing import Any
 
 from watercolour_env import WatercolourAction, WatercolourEnv, WatercolourObservation
 from watercolour_env.client import DEFAULT_EPISODE_TIMEOUT_S
-from watercolour_env.sketch import extract_sketch
+from watercolour_env.sketch import code_text, extract_sketch
 
 
 @dataclass
@@ -31,6 +31,7 @@ class Turn:
 
     reply: str
     observation: WatercolourObservation
+    repeated: bool = False  # painted again by `_finish`, not written by the policy
 
     @property
     def record(self) -> dict[str, Any]:
@@ -43,6 +44,7 @@ class Turn:
             "critique": o.critique,
             "violations": [v.value for v in o.violations],
             "paint_fraction": o.paint_fraction,
+            "repeated": self.repeated,
         }
 
 
@@ -61,6 +63,10 @@ class PaintingEpisode:
         timeout_s: seconds to wait for one step's answer.
         options: more reset options sent every time (`weights`, `references`, `revision_reward`).
         spent: called with the seconds each call to the server took (the run's environment time).
+        others: more replicas' URLs, tried in turn when `base_url` fails to start an episode; the
+            first that starts one is kept.
+        count_tokens: the policy tokenizer's count, sent as each sketch's code length (the length
+            term's `sketch_tokens`, as `EnvironmentReward` sends it); the server approximates without.
         turns: this rollout's paintings so far.
     """
 
@@ -70,6 +76,8 @@ class PaintingEpisode:
     timeout_s: float = DEFAULT_EPISODE_TIMEOUT_S
     options: dict[str, Any] = field(default_factory=dict)
     spent: Callable[[float], None] | None = None
+    others: tuple[str, ...] = ()
+    count_tokens: Callable[[str], int] | None = None
     turns: list[Turn] = field(default_factory=list)
     _client: Any = None
     _done: bool = False
@@ -92,9 +100,15 @@ class PaintingEpisode:
         """
         options = {"seed": seed, "subject": subject, "revisions": self.revisions, **self.options}
         self.turns, self._done, self._broken = [], False, ""
-        for _ in range(2):
+        urls = [self.base_url, self.base_url, *(u for u in self.others if u != self.base_url)]
+        for url in urls:
+            if url != self.base_url:
+                self._close()
+                self.others = (*(u for u in self.others if u != url), self.base_url)
+                self.base_url = url  # another replica: kept for the next rollouts if it answers
             try:
                 self._timed(lambda: self._connected().reset(**options))
+                self._broken = ""
                 return None
             except Exception as err:  # noqa: BLE001 (any failure to start is the infrastructure's)
                 self._close()
@@ -142,23 +156,34 @@ class PaintingEpisode:
     def _finish(self, last_words: str) -> WatercolourObservation:
         """Ends an episode the policy left open; returns the judged observation.
 
-        The completion's last message is painted as the final painting when it holds a sketch;
-        otherwise the last painted sketch is painted again (it was the painter's last word), or,
-        with none, the message itself, which the gate then refuses as a reply without a sketch.
+        The completion's last message is painted as the final painting when it holds a sketch or
+        a tool call TRL could not read (one cut short by the length limit: judged as it stands,
+        so running out of tokens costs what a broken painting costs); otherwise the last painted
+        sketch is painted again (it was the painter's last word; its turn is marked `repeated`),
+        or, with none, the message itself, which the gate then refuses as a reply without a sketch.
         """
         if self._broken:
             raise ConnectionError(f"the episode never started: {self._broken}")
         if self._done:
             return self.turns[-1].observation
-        reply = last_words
-        if extract_sketch(last_words) is None and self.turns:
-            reply = self.turns[-1].reply
-        return self._step(reply, final=True)
+        reply, repeated = last_words, False
+        attempted = "<tool_call>" in last_words  # a call cut short or unreadable: judged as it stands
+        if extract_sketch(last_words) is None and self.turns and not attempted:
+            reply, repeated = self.turns[-1].reply, True
+        return self._step(reply, final=True, repeated=repeated)
 
-    def _step(self, reply: str, final: bool) -> WatercolourObservation:
-        result = self._timed(lambda: self._connected().step(WatercolourAction(reply=reply, final=final)))
+    def _step(self, reply: str, final: bool, repeated: bool = False) -> WatercolourObservation:
+        sketch = extract_sketch(reply) if self.count_tokens is not None else None
+        tokens = self.count_tokens(code_text(sketch)) if self.count_tokens is not None and sketch is not None else None
+        action = WatercolourAction(reply=reply, final=final, sketch_tokens=tokens)
+        try:
+            result = self._timed(lambda: self._connected().step(action))
+        except (ConnectionError, TimeoutError, OSError) as err:
+            self._close()  # the session is gone or out of step: this episode cannot go on
+            self._broken = f"{type(err).__name__}: {err}"
+            raise
         self._done = result.done
-        self.turns.append(Turn(reply, result.observation))
+        self.turns.append(Turn(reply, result.observation, repeated))
         return result.observation
 
     def _connected(self) -> Any:  # noqa: ANN401

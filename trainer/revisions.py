@@ -85,13 +85,15 @@ class RevisionReward(EnvironmentReward):
         Raises:
             ConfigError: the replicas' session capacity (`/health`) is below `rollouts`.
         """
-        capacity = 0
+        capacity, silent = 0, []
         for replica in self.replicas.replicas:
             try:
                 capacity += int((replica.health or {})["sessions"]["capacity"])
             except (KeyError, TypeError, ValueError):
-                return  # an older server or one that did not answer: nothing to compare with
-        if capacity < rollouts:
+                silent.append(replica.url)  # did not answer, or an older server
+        if silent:
+            log.warning("session capacity counted without %s: they did not report it", ", ".join(silent))
+        if capacity and capacity < rollouts:
             raise ConfigError(
                 f"--revisions keeps one session open per rollout: {rollouts} a generation batch, and the "
                 f"environment holds {capacity}. Raise WATERCOLOUR_MAX_CONCURRENT_ENVS, add replicas, or lower "
@@ -107,8 +109,15 @@ class RevisionReward(EnvironmentReward):
         """A new episode bound to the next replica (TRL calls this as its `environment_factory`)."""
         kept = ("weights", "references", "revision_reward", "return_image")  # seed, subject: the dataset's row
         options = {k: v for k, v in self._reset_options(0, None, self.log is not None).items() if k in kept}
+        url = next(self._urls)
         return PaintingEpisode(
-            next(self._urls), self.revisions, timeout_s=self.timeout_s, options=options, spent=self._spend
+            url,
+            self.revisions,
+            timeout_s=self.timeout_s,
+            options=options,
+            spent=self._spend,
+            others=tuple(u for u in self.replicas.urls if u != url),
+            count_tokens=self.count_tokens,
         )
 
     def _spend(self, seconds: float) -> None:
@@ -132,6 +141,12 @@ class RevisionReward(EnvironmentReward):
                 break
             reply = episode.turns[-1].reply if episode.turns else last_words[i]
             rollout, png = self._rollout(step, first + i, reply, seeds[i], subjects[i], observation, error)
+            judged = observation.judged_turn if observation is not None else None
+            if judged is not None and 1 <= judged < len(episode.turns):  # the best was an earlier painting
+                chosen = episode.turns[judged - 1].observation
+                rollout.sketch, rollout.paint_fraction = chosen.sketch, chosen.paint_fraction
+                rollout.violations = [v.value for v in chosen.violations]
+                rollout.js_errors, png = list(chosen.js_errors), chosen.image_png_b64
             rollout.completion = exchange_text(completions[i])
             rollout.turns = [turn.record for turn in episode.turns]
             self.log.add(rollout, png, [turn.observation.image_png_b64 for turn in episode.turns[:-1]])
@@ -140,7 +155,8 @@ class RevisionReward(EnvironmentReward):
         self._report_unscored(step, results)
         if "log_extra" in kwargs and "log_metric" in kwargs:
             log_to_trl(results, kwargs["log_extra"], kwargs["log_metric"])
-            kwargs["log_metric"]("env/paintings", sum(len(e.turns) for e in environments) / max(n, 1))
+            painted = sum(1 for e in environments for t in e.turns if not t.repeated)  # the policy's own
+            kwargs["log_metric"]("env/paintings", painted / max(n, 1))
         return [observation.reward if observation is not None else None for observation, _ in results]
 
 
@@ -151,7 +167,7 @@ def exchange_text(completion: Any) -> str:  # noqa: ANN401
     each tool answer under `[critique]`. A string (a completion without messages) is itself.
     """
     if isinstance(completion, str):
-        return completion
+        return _valid(completion)
     parts: list[str] = []
     for message in completion:
         if not isinstance(message, dict):
@@ -166,15 +182,20 @@ def exchange_text(completion: Any) -> str:  # noqa: ANN401
             arguments = function.get("arguments") if isinstance(function, dict) else None
             sketch = arguments.get("sketch") if isinstance(arguments, dict) else arguments
             parts.append(f"[{function.get('name', 'tool')}]\n{sketch if sketch is not None else ''}")
-    return "\n\n".join(parts)
+    return _valid("\n\n".join(parts))
+
+
+def _valid(text: str) -> str:
+    """`text` as valid UTF-8: a lone surrogate (a tool argument's JSON can hold one) becomes "?"."""
+    return text.encode("utf-8", "replace").decode("utf-8")
 
 
 def _last_words(completion: Any) -> str:  # noqa: ANN401
     """The text of a completion's last assistant message (TRL: a list of messages), or the text itself."""
     if isinstance(completion, str):
-        return completion
+        return _valid(completion)
     said = [m for m in completion if isinstance(m, dict) and m.get("role") == "assistant"]
-    return str(said[-1].get("content") or "") if said else ""
+    return _valid(str(said[-1].get("content") or "")) if said else ""
 
 
 def _finish(episode: PaintingEpisode, last_words: str) -> tuple[WatercolourObservation | None, str]:
@@ -225,6 +246,8 @@ def tool_examples(rows: list[dict], revisions: int, env_url: str, seed: int = 0)
                 subject = str(row.get("subject") or "")
                 start = env.reset(seed=seed + i, subject=subject or None, revisions=revisions).observation
                 episode.reset(seed=seed + i, subject=start.subject)
+                if episode._broken:
+                    raise ConnectionError(f"the server at {env_url} did not start an episode: {episode._broken}")
                 painted = [rows[(i + j) % len(rows)] for j in range(1 + revisions)]
                 completion: list[dict] = []
                 for source in painted:
@@ -233,8 +256,6 @@ def tool_examples(rows: list[dict], revisions: int, env_url: str, seed: int = 0)
                     completion.append({"role": "assistant", "content": "", "tool_calls": [call]})
                     completion.append({"role": "tool", "name": "paint", "content": episode.paint(sketch)})
                 completion.append({"role": "assistant", "content": "Done."})
-                if episode._broken:
-                    raise ConnectionError(f"the server at {env_url} did not start an episode: {episode._broken}")
                 prompt = [row["prompt"][0], {"role": "user", "content": start.prompt}]
                 ids = "+".join(str(r.get("id", "")) for r in painted)
                 examples.append(

@@ -63,6 +63,11 @@ class WatercolourObservation(Observation):
         description="In an episode with revisions: what the picture shows and what the gate refused, in words; "
         "never the pool, the score or its components.",
     )
+    judged_turn: int | None = Field(
+        default=None,
+        description="On an episode's last observation: the painting (from 1) whose reward and status it carries; "
+        "with revision_reward='best' it may be an earlier one than `turn`.",
+    )
 
 
 class WatercolourState(State):

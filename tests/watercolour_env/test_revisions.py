@@ -114,6 +114,23 @@ def test_a_copy_between_revisions_is_named_as_a_copy_but_not_which_painting(rend
     assert observation.detail == "copied_reference"
     assert observation.critique.startswith("The gate refused this reply: it reproduces an existing painting")
     assert not any(reference.id in observation.critique for reference in pool.rated)
+    ending = env.step(WatercolourAction(reply=GOOD))  # an honest last painting cannot undo the copy
+    assert (ending.status, ending.reward, ending.judged_turn) == (EpisodeStatus.REJECTED, 0.0, 2)
+    assert ending.detail == "an earlier painting of this episode copied a painting of the pool"
+    assert ending.reward_components == []
+
+
+@pytest.mark.browser
+def test_the_last_observation_names_the_painting_it_judged(renderer):
+    last = environment(renderer)
+    last.reset(seed=5, revisions=1)
+    assert last.step(WatercolourAction(reply=GOOD)).judged_turn is None  # not over yet
+    assert last.step(WatercolourAction(reply=BARE)).judged_turn == 2
+    best = environment(renderer)
+    best.reset(seed=5, revisions=2, revision_reward="best")
+    best.step(WatercolourAction(reply=BARE))
+    best.step(WatercolourAction(reply=GOOD))
+    assert best.step(WatercolourAction(reply=BARE)).judged_turn == 2  # the one that scored, not the last
 
 
 FORBIDDEN = re.compile(r"score|reward|refer|pool|tier|\blove|okay|nope|judge|hps|embedded|weight|bloom|rank", re.I)

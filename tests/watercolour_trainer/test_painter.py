@@ -128,3 +128,52 @@ def test_the_reward_finishes_each_episode_and_logs_its_turns(server_url, tmp_pat
     assert rows[0]["turns"][0]["critique"] and rows[0]["turns"][0]["sketch"] == example("trivial.js").strip()
     assert rows[2]["turns"][0]["status"] == "scored" and rows[2]["reward"] == rewards[2]
     assert rows[0]["completion"].startswith("[paint]\n// Trivial") and "[critique] " in rows[0]["completion"]
+
+
+def test_a_tool_call_cut_short_is_judged_as_it_stands_and_a_repeat_is_marked(server_url):
+    episode = PaintingEpisode(server_url, revisions=2, token="")
+    try:
+        episode.reset(seed=5, subject="a peach hibiscus")
+        episode.paint(example("hibiscus.js"))
+        cut = '<tool_call>\n{"name": "paint", "arguments": {"sketch": "function setup() {\\n  createCan'
+        judged = episode._finish(cut)  # running out of tokens mid-revision is not the last painting again
+        assert judged.status.value == "rejected" and judged.reward == 0.0
+        assert [t.repeated for t in episode.turns] == [False, False]
+        episode.reset(seed=5, subject="a peach hibiscus")
+        episode.paint(example("hibiscus.js"))
+        episode._finish("Done.")
+        assert [t.record["repeated"] for t in episode.turns] == [False, True]
+    finally:
+        episode._close()
+
+
+def test_an_episode_whose_replica_is_down_starts_on_another_and_stays_there(server_url):
+    episode = PaintingEpisode("http://127.0.0.1:9", revisions=1, token="", timeout_s=5, others=(server_url,))
+    try:
+        episode.reset(seed=5, subject="a peach hibiscus")
+        assert episode.base_url == server_url and episode.others == ("http://127.0.0.1:9",)
+        assert episode.paint(example("hibiscus.js")).endswith("You may revise it 1 more time.")
+    finally:
+        episode._close()
+
+
+def test_the_best_paintings_sketch_is_logged_with_its_reward_and_lone_surrogates_do_not_break_the_log(
+    server_url, tmp_path
+):
+    log = RolloutLog(tmp_path / "rollouts")
+    reward = RevisionReward(server_url, num_generations=1, log=log, revisions=1, revision_reward="best")
+    reward.check_configuration("a peach hibiscus")
+    episode = reward.episode()
+    try:
+        episode.reset(seed=11, subject="a peach hibiscus")
+        episode.paint(example("hibiscus.js"))
+        episode.paint(example("bare_primitives.js"))
+        completion = [{"role": "assistant", "content": "Done \ud83c"}]  # a lone surrogate, as JSON can carry
+        [paid] = reward([], [completion], [episode], seed=[11], subject=["a peach hibiscus"])
+    finally:
+        episode._close()
+    row = json.loads((tmp_path / "rollouts" / "rollouts.jsonl").read_text())
+    assert paid == row["reward"] > 0.5 and row["status"] == "scored"
+    assert row["sketch"] == example("hibiscus.js").strip() and row["violations"] == []  # the painting paid
+    assert row["image"] == "paintings/step0000-g00-p00.png"
+    assert "Done ?" in row["completion"] and (tmp_path / "rollouts" / "gallery.html").is_file()

@@ -212,6 +212,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             revision_reward=revision_reward,
         )
         self._turns = []
+        self._copied = False  # whether a painting of this episode copied one of the pool
         self._reset_done = True
         return self._observation(reward=None, done=False)
 
@@ -252,12 +253,17 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         unscored = gate.infra_failure or (score is not None and score.reward is None)
         if score is not None and not unscored:
             self._turns.append((score.reward, score.components, gate.passed))
+        self._copied = self._copied or gate.copied is not None
+        judged = None  # the painting whose reward the last observation carries
         if unscored:
             self._state.status, reward, components = EpisodeStatus.INFRA_ERROR, None, score.components if score else []
             detail = step_detail(gate, components)
         elif not last:
             self._state.status, reward, components = EpisodeStatus.REVISE, None, []
             detail = "copied_reference" if gate.copied is not None else step_detail(gate, [])  # names no painting
+        elif self._copied and gate.copied is None:  # a copy at an earlier turn fails the episode (docs/environment.md)
+            self._state.status, reward, components = EpisodeStatus.REJECTED, self._rubric.fail_reward, []
+            detail, judged = "an earlier painting of this episode copied a painting of the pool", self._state.step_count
         else:
             chosen = len(self._turns) - 1  # every painting was scored when the best is asked for
             if self._state.revision_reward == "best":
@@ -267,6 +273,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             detail = step_detail(gate, score.components)
             if chosen < len(self._turns) - 1:
                 detail = f"the reward is painting {chosen + 1}'s, the best of {len(self._turns)}; " + detail
+            judged = self._state.step_count - (len(self._turns) - 1 - chosen)
         render = gate.render
         png = render.png if render is not None else None
         observation = self._observation(
@@ -283,6 +290,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             image_png_b64=base64.b64encode(png).decode() if png and self._state.return_image else None,
             detail=clean_text(detail, MAX_DETAIL_CHARS),
             turn=self._state.step_count,
+            judged_turn=judged,
             critique=clean_text(critique(gate), MAX_DETAIL_CHARS) if self._state.revisions else "",
         )
         return self._sendable(observation)
