@@ -71,6 +71,7 @@ class Violation(str, enum.Enum):
     INVALID_FRAME = "invalid_frame"
     UNENCODABLE_OBSERVATION = "unencodable_observation"
     COPIED_REFERENCE = "copied_reference"
+    REPLY_TOO_LONG = "reply_too_long"
 
 
 class EpisodeStatus(str, enum.Enum):

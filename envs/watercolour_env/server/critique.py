@@ -29,6 +29,7 @@ MAX_CRITIQUE_CHARS = 1200
 
 REASONS = {
     Violation.NO_SKETCH: "it holds no sketch; reply with one JavaScript code block",
+    Violation.REPLY_TOO_LONG: "it is longer than this server reads",
     Violation.UNPARSEABLE: "its code could not be read",
     Violation.SYNTAX_ERROR: "its JavaScript has a syntax error",
     Violation.NO_SETUP: "it defines no setup()",

@@ -225,24 +225,25 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
     def step(self, action: WatercolourAction, timeout_s: float | None = None, **kwargs: Any) -> WatercolourObservation:
         """Paints, gates and scores one reply; bad replies come back as violations.
 
+        A reply over `max_reply_bytes` is not read: the gate refuses it (`reply_too_long`), the
+        policy's fault like any other refusal, never None.
+
         Raises:
-            WatercolourError: `step` before `reset`, a step after the episode's last, or a reply
-                over `max_reply_bytes` (the episode stays open for another reply).
+            WatercolourError: `step` before `reset`, or a step after the episode's last.
         """
         self._check_open()
         if not self._reset_done:
             raise WatercolourError("call reset before step")
         if self._state.status not in (EpisodeStatus.READY, EpisodeStatus.REVISE):
             raise WatercolourError("the episode is over; call reset to start another")
-        size = len(action.reply.encode("utf-8", "surrogatepass"))
-        if size > self._max_reply_bytes:
-            raise WatercolourError(
-                f"the reply is {size} bytes, over this server's WATERCOLOUR_MAX_REPLY_BYTES={self._max_reply_bytes}"
-            )
         deadline_at = time.monotonic() + self._episode_deadline_s
         self._state.step_count += 1
         last = self._state.step_count > self._state.revisions or action.final
-        gate = check_source(action.reply, strict=self._strict)
+        size = len(action.reply.encode("utf-8", "surrogatepass"))
+        if size > self._max_reply_bytes:  # the policy's fault, judged like any refusal (never read)
+            gate = GateResult(False, [Violation.REPLY_TOO_LONG])
+        else:
+            gate = check_source(action.reply, strict=self._strict)
         if gate.passed:
             render = self._renderer.render(
                 gate.sketch or "", seed=self._state.seed, deadline_s=timeout_s, deadline_at=deadline_at
