@@ -82,6 +82,10 @@ class WatercolourArguments:
     revision_reward: str = field(
         default="last", metadata={"help": "With --revisions: the episode pays its last painting's reward, or best."}
     )
+    revision_images: bool = field(
+        default=False,
+        metadata={"help": "With --revisions: the policy sees each painting with its critique (a vision-language one)."},
+    )
     stop_at_closing_fence: bool = field(default=False, metadata={"help": "End generation at the first ``` token."})
     compile_generation: bool = field(
         default=False,
@@ -142,6 +146,8 @@ class WatercolourArguments:
             raise ConfigError(f"--revisions must be in [0, {MAX_REVISIONS}] (got {self.revisions})")
         if self.revision_reward not in ("last", "best"):
             raise ConfigError(f"--revision_reward must be last or best (got {self.revision_reward!r})")
+        if self.revision_images and not self.revisions:
+            raise ConfigError("--revision_images needs --revisions K: pictures are shown between paintings")
         if self.revisions and self.prime_reply:
             raise ConfigError("--prime_reply cannot go with --revisions: a primer would open every painting's reply")
         if self.revisions and self.stop_at_closing_fence:

@@ -67,6 +67,8 @@ class PaintingEpisode:
             first that starts one is kept.
         count_tokens: the policy tokenizer's count, sent as each sketch's code length (the length
             term's `sketch_tokens`, as `EnvironmentReward` sends it); the server approximates without.
+        images: answer `paint` with the picture too, for a vision-language policy: TRL's multimodal
+            tool answer, `[{"type": "image", "image": <PIL 600x600>}, {"type": "text", ...}]`.
         turns: this rollout's paintings so far.
     """
 
@@ -78,6 +80,7 @@ class PaintingEpisode:
     spent: Callable[[float], None] | None = None
     others: tuple[str, ...] = ()
     count_tokens: Callable[[str], int] | None = None
+    images: bool = False
     turns: list[Turn] = field(default_factory=list)
     _client: Any = None
     _done: bool = False
@@ -99,6 +102,8 @@ class PaintingEpisode:
         policy and `_finish` raises. The run's options were checked once before training began.
         """
         options = {"seed": seed, "subject": subject, "revisions": self.revisions, **self.options}
+        if self.images:
+            options["return_image"] = True
         self.turns, self._done, self._broken = [], False, ""
         urls = [self.base_url, self.base_url, *(u for u in self.others if u != self.base_url)]
         for url in urls:
@@ -115,7 +120,7 @@ class PaintingEpisode:
                 self._broken = f"{type(err).__name__}: {err}"
         return None
 
-    def paint(self, sketch: str) -> str:
+    def paint(self, sketch: str) -> str | list[dict[str, Any]]:
         """Paint a watercolour: render the sketch, then read what the picture looks like.
 
         Args:
@@ -125,6 +130,8 @@ class PaintingEpisode:
         Returns:
             A critique of the painting: what the gate refused, where the paint sits, how much of
             the paper it covers and its palette; after the last painting, that the episode is over.
+            With `images`, the picture comes first (a painting the gate refused before it
+            rendered has none).
 
         Raises:
             ValueError: the episode's last painting is in (TRL hands the message to the policy).
@@ -137,9 +144,19 @@ class PaintingEpisode:
             raise ValueError("The painting is finished: every revision is used. Stop calling paint.")
         observation = self._step(sketch, final=False)
         if self._done:
-            return f"{observation.critique} That was the last painting of this episode."
-        left = 1 + self.revisions - len(self.turns)
-        return f"{observation.critique} You may revise it {left} more time{'s' if left > 1 else ''}."
+            said = f"{observation.critique} That was the last painting of this episode."
+        else:
+            left = 1 + self.revisions - len(self.turns)
+            said = f"{observation.critique} You may revise it {left} more time{'s' if left > 1 else ''}."
+        if not self.images or not observation.image_png_b64:
+            return said
+        import base64
+        import io
+
+        from PIL import Image
+
+        picture = Image.open(io.BytesIO(base64.b64decode(observation.image_png_b64))).convert("RGB")
+        return [{"type": "image", "image": picture}, {"type": "text", "text": said}]
 
     @property
     def reward(self) -> float | None:

@@ -62,6 +62,7 @@ class RevisionReward(EnvironmentReward):
     Args (besides `EnvironmentReward`'s):
         revisions: paintings after the first, K in [0, the server's WATERCOLOUR_MAX_REVISIONS].
         revision_reward: "last" or "best": which painting's reward the episode pays.
+        images: each `paint` answers with the picture too (a vision-language policy).
 
     Call it as TRL does, with the batch's `completions` (message lists) and `environments`
     (the `PaintingEpisode` of each). It returns one reward in [0, 1] or None per completion:
@@ -71,9 +72,16 @@ class RevisionReward(EnvironmentReward):
 
     __name__ = "environment"
 
-    def __init__(self, *args: Any, revisions: int, revision_reward: str = "last", **kwargs: Any) -> None:  # noqa: ANN401
+    def __init__(
+        self,
+        *args: Any,  # noqa: ANN401
+        revisions: int,
+        revision_reward: str = "last",
+        images: bool = False,
+        **kwargs: Any,  # noqa: ANN401
+    ) -> None:
         super().__init__(*args, **kwargs)
-        self.revisions, self.revision_reward = revisions, revision_reward
+        self.revisions, self.revision_reward, self.images = revisions, revision_reward, images
         self._urls = itertools.cycle(self.replicas.urls)
 
     def check_sessions(self, rollouts: int) -> None:
@@ -118,6 +126,7 @@ class RevisionReward(EnvironmentReward):
             spent=self._spend,
             others=tuple(u for u in self.replicas.urls if u != url),
             count_tokens=self.count_tokens,
+            images=self.images,
         )
 
     def _spend(self, seconds: float) -> None:

@@ -76,7 +76,11 @@ def main(argv: list[str] | None = None) -> None:
         raise ConfigError("--push-to-hub needs the repo to push to: --out <you>/<name> (or --hub_model_id)")
     started = time.perf_counter()
     judge = RevisionReward if args.revisions else EnvironmentReward
-    revising = {"revisions": args.revisions, "revision_reward": args.revision_reward} if args.revisions else {}
+    revising = (
+        {"revisions": args.revisions, "revision_reward": args.revision_reward, "images": args.revision_images}
+        if args.revisions
+        else {}
+    )
     reward = judge(
         args.replica_urls(),
         config.num_generations,

@@ -177,3 +177,16 @@ def test_the_best_paintings_sketch_is_logged_with_its_reward_and_lone_surrogates
     assert row["sketch"] == example("hibiscus.js").strip() and row["violations"] == []  # the painting paid
     assert row["image"] == "paintings/step0000-g00-p00.png"
     assert "Done ?" in row["completion"] and (tmp_path / "rollouts" / "gallery.html").is_file()
+
+
+def test_a_vision_language_policy_sees_its_painting_with_the_critique(server_url):
+    episode = PaintingEpisode(server_url, revisions=1, token="", images=True)
+    try:
+        episode.reset(seed=5, subject="a peach hibiscus")
+        picture, words = episode.paint(example("hibiscus.js"))
+        assert picture["type"] == "image" and picture["image"].size == (600, 600)
+        assert words["type"] == "text" and words["text"].endswith("You may revise it 1 more time.")
+        refused = episode.paint(example("bare_primitives.js"))  # refused before it rendered: words alone
+        assert isinstance(refused, str) and refused.startswith("The gate refused this reply")
+    finally:
+        episode._close()
