@@ -12,8 +12,9 @@ from watercolour_env.server.gate import check_source
 GATE = Path(__file__).resolve().parents[2] / "fixtures" / "sketches" / "gate"
 EXPECTED = json.loads((GATE / "expected.json").read_text())
 
-# found only in the render, only by the sandbox while the sketch runs, or by the server after it
-# (the copy guard compares with the pool: tests/watercolour_env/server/test_copies.py)
+# found only in the render, only by the sandbox while the sketch runs, or by the server around it
+# (the copy guard compares with the pool: tests/watercolour_env/server/test_copies.py; a reply
+# too long is refused before it is read: tests/watercolour_env/server/test_frames.py)
 RENDER_ONLY = {
     Violation.SKETCH_ERROR,
     Violation.RENDER_TIMEOUT,
@@ -25,6 +26,7 @@ RENDER_ONLY = {
     Violation.INVALID_FRAME,
     Violation.UNENCODABLE_OBSERVATION,
     Violation.COPIED_REFERENCE,
+    Violation.REPLY_TOO_LONG,
 }
 SOURCE_VIOLATIONS = set(Violation) - RENDER_ONLY
 
