@@ -180,7 +180,7 @@ class PaintingEpisode:
         or, with none, the message itself, which the gate then refuses as a reply without a sketch.
         """
         if self._broken:
-            raise ConnectionError(f"the episode never started: {self._broken}")
+            raise ConnectionError(f"the episode cannot go on: {self._broken}")
         if self._done:
             return self.turns[-1].observation
         reply, repeated = last_words, False

@@ -94,7 +94,7 @@ def test_a_server_that_does_not_answer_leaves_the_episode_unscored_not_the_run_s
     assert episode.reset(seed=1, subject="a peach hibiscus") is None
     with pytest.raises(ValueError, match="unavailable"):
         episode.paint(example("hibiscus.js"))
-    with pytest.raises(ConnectionError, match="never started"):
+    with pytest.raises(ConnectionError, match="cannot go on"):
         episode._finish("Done.")
 
 
