@@ -284,6 +284,17 @@ def hpsv3_space(tmp_path_factory):
         log.close()
 
 
+@pytest.fixture(scope="module")
+def chromium():
+    """A headless Chromium of Playwright's, for tests that open a page the project writes."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
 # A tiny policy that paints by the `paint` tool (issue 37): a 2-layer random Llama with
 # SmolLM2's tokenizer and TRL's ChatML template with tools, taught one exchange by heart in a
 # few hundred plain optimiser steps (paint a short wash circle, read the critique, paint it again,

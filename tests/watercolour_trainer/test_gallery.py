@@ -59,16 +59,6 @@ def page(run_dir, chromium):
     tab.close()
 
 
-@pytest.fixture(scope="module")
-def chromium():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-        yield browser
-        browser.close()
-
-
 def visible_rewards(tab) -> list[str]:
     return tab.eval_on_selector_all(
         "#cards .card", "cards => cards.filter(c => !c.hidden).map(c => c.querySelector('.reward').textContent)"

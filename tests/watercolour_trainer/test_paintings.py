@@ -119,16 +119,6 @@ def test_an_episodes_earlier_paintings_are_rendered_again_and_shown_beside_the_l
     ]
 
 
-@pytest.fixture(scope="module")
-def chromium():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-        yield browser
-        browser.close()
-
-
 @pytest.mark.browser
 def test_analyze_draws_the_best_median_and_worst_of_each_third(tmp_path):
     trivial, hibiscus = example("trivial.js"), example("hibiscus.js")

@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from tests.watercolour_trainer.test_train import small_run
 from watercolour_trainer.train import main
 
 pytestmark = [pytest.mark.slow, pytest.mark.server, pytest.mark.browser, pytest.mark.train]
@@ -17,30 +18,12 @@ pytestmark = [pytest.mark.slow, pytest.mark.server, pytest.mark.browser, pytest.
 
 def test_one_grpo_step_with_revisions_paints_through_the_tool_and_logs_each_turn(server_url, tool_policy, tmp_path):
     main(
-        [
-            "--config",
-            "trainer/configs/demo.yaml",
-            "--env_url",
+        small_run(
             server_url,
-            "--model",
-            str(tool_policy),
-            "--output_dir",
-            str(tmp_path),
-            "--max_steps",
-            "1",
-            "--num_generations",
-            "2",
-            "--per_device_train_batch_size",
-            "2",
-            "--n_prompts",
-            "2",
-            "--max_completion_length",
-            "700",
-            "--temperature",
-            "0.05",
-            "--revisions",
-            "1",
-        ]
+            tmp_path,
+            *("--model", str(tool_policy), "--max_completion_length", "700", "--temperature", "0.05"),
+            *("--revisions", "1"),
+        )
     )
     rows = [json.loads(line) for line in (tmp_path / "rollouts" / "rollouts.jsonl").read_text().splitlines()]
     assert len(rows) == 2 and len({r["seed"] for r in rows}) == 1
