@@ -4,9 +4,9 @@
 #
 #   [TRAIN_SECONDS=420] bash bench/gpu_learn.sh [CONFIG] [-- train arguments, e.g. --resume_from_checkpoint last]
 #
-# The server serves the proxy half of the starter pool and reports the gold half beside it
-# (`watercolour pool split`, seed 0). A run resumed on a fresh machine (a new session's) starts
-# from the record kept in the repository, docs/runs/<name>/: its checkpoint (the adapter and the
+# The server (bench/gpu_serve.sh) serves the proxy half of the starter pool and reports the gold
+# half beside it (`watercolour pool split`, seed 0). A run resumed on a fresh machine (a new
+# session's) starts from the record kept in the repository, docs/runs/<name>/: its checkpoint (the adapter and the
 # trainer's state, without the optimiser's) and its rollouts. On a machine still warm from an
 # earlier call, the run's own folder holds the full checkpoint, and that one is used.
 # At the end the run's record goes into $OUT/record.tar (what docs/runs/<name>/ keeps: rollouts
@@ -17,7 +17,6 @@ set -euo pipefail
 config=${1:-trainer/configs/h200-learn.yaml}
 shift || true
 [ "${1:-}" = "--" ] && shift
-. /tmp/kit/env.sh
 run_dir=$(sed -n 's/^output_dir: *//p' "$config")
 mkdir -p "$run_dir"
 kept=docs/runs/$(basename "$run_dir")
@@ -26,17 +25,7 @@ if ! compgen -G "$run_dir/checkpoint-*" > /dev/null && compgen -G "$kept/checkpo
   mkdir -p "$run_dir/rollouts"
   gunzip -c "$kept/rollouts.jsonl.gz" > "$run_dir/rollouts/rollouts.jsonl"
 fi
-[ -d /tmp/kit/split ] || watercolour pool split /tmp/kit/split
-export WATERCOLOUR_POOL=/tmp/kit/split/proxy WATERCOLOUR_GOLD_POOL=/tmp/kit/split/gold
-watercolour serve --port 8000 > /tmp/kit/server.log 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null || true' EXIT
-for _ in $(seq 120); do
-  curl -sf http://127.0.0.1:8000/health > /dev/null && break
-  kill -0 $server 2>/dev/null || { tail -20 /tmp/kit/server.log; exit 1; }
-  sleep 1
-done
-curl -s http://127.0.0.1:8000/health | head -c 600; echo
+. bench/gpu_serve.sh
 status=0
 # A call ends at 10 minutes: the trainer saves and stops at the end of the step it is in once
 # TRAIN_SECONDS (default 420) have passed since its training began; a hard stop 150 s later keeps

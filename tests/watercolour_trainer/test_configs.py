@@ -50,3 +50,12 @@ def test_the_h200_run_says_how_it_treats_a_cut_sketch_and_leaves_room_for_the_wa
     assert config.mask_truncated_completions  # a cut sketch fails the gate: it teaches "shorter" only
     # the warm start's corpus runs to 947 tokens (docs/LOG.md, issue 34)
     assert config.max_completion_length >= 947 and args.adapter.endswith("smollm2_135m_starter")
+
+
+def test_the_revisions_run_starts_from_the_adapter_sft_tools_leaves_and_has_room_for_three_sketches():
+    args, config = grpo(CONFIGS / "h200-revisions.yaml")
+    sft_args, sft_config = TrlParser((SFTArguments, SFTConfig)).parse_args_and_config(
+        args=["--config", str(CONFIGS / "sft-tools.yaml")]
+    )
+    assert args.adapter == sft_config.output_dir and args.revisions == sft_args.revisions == 2
+    assert config.max_completion_length >= 3 * 947  # three of the corpus's longest sketches (docs/LOG.md)

@@ -1,0 +1,16 @@
+# Sourced by bench/gpu_learn.sh and bench/gpu_revisions.sh on the GPU machine, after
+# `python3 bench/gpu_kit_up.py`: serves the environment on this machine's cores, on port 8000, and
+# returns once /health answers. The server serves the proxy half of the starter pool and reports
+# the gold half beside it (`watercolour pool split`, seed 0); it is stopped when the script exits.
+. /tmp/kit/env.sh
+[ -d /tmp/kit/split ] || watercolour pool split /tmp/kit/split
+export WATERCOLOUR_POOL=/tmp/kit/split/proxy WATERCOLOUR_GOLD_POOL=/tmp/kit/split/gold
+watercolour serve --port 8000 > /tmp/kit/server.log 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 120); do
+  curl -sf http://127.0.0.1:8000/health > /dev/null && break
+  kill -0 $server 2>/dev/null || { tail -20 /tmp/kit/server.log; exit 1; }
+  sleep 1
+done
+curl -s http://127.0.0.1:8000/health | head -c 600; echo
