@@ -146,6 +146,8 @@ class WatercolourArguments:
             raise ConfigError(f"--revisions must be in [0, {MAX_REVISIONS}] (got {self.revisions})")
         if self.revision_reward not in ("last", "best"):
             raise ConfigError(f"--revision_reward must be last or best (got {self.revision_reward!r})")
+        if self.revision_reward == "best" and not self.revisions:
+            raise ConfigError("--revision_reward best needs --revisions K: one painting is its own best")
         if self.revision_images and not self.revisions:
             raise ConfigError("--revision_images needs --revisions K: pictures are shown between paintings")
         if self.revisions and self.prime_reply:

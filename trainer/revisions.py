@@ -25,7 +25,7 @@ from typing import Any
 from watercolour_env import WatercolourObservation
 from watercolour_env.errors import ConfigError
 from watercolour_trainer.painter import PaintingEpisode
-from watercolour_trainer.rewards import EnvironmentReward, log_to_trl
+from watercolour_trainer.rewards import ConfigurationRefused, EnvironmentReward, log_to_trl, refusal
 
 log = logging.getLogger(__name__)
 
@@ -216,6 +216,30 @@ def _finish(episode: PaintingEpisode, last_words: str) -> tuple[WatercolourObser
         return None, f"{type(err).__name__}: {err}"
 
 
+def _reset(env: Any, env_url: str, revisions: int, **options: Any) -> WatercolourObservation:  # noqa: ANN401
+    """`env.reset` of an episode with `revisions`; a refusal of its options becomes a ConfigError."""
+    try:
+        return env.reset(revisions=revisions, **options).observation
+    except RuntimeError as err:
+        if (message := refusal(err)) is None:
+            raise
+        raise ConfigurationRefused(f"the environment at {env_url} refused --revisions {revisions}: {message}") from None
+
+
+def check_revisions(env_url: str, revisions: int) -> None:
+    """Refuses, before a model loads, a server that cannot play episodes of 1 + `revisions` paintings.
+
+    Raises:
+        ConfigError: no server answered at `env_url`, or it refused the revisions (more than its
+            WATERCOLOUR_MAX_REVISIONS), naming what to set.
+    """
+    from watercolour_env import WatercolourEnv
+    from watercolour_env.client import talking_to
+
+    with talking_to(env_url), WatercolourEnv(base_url=env_url).sync() as env:
+        _reset(env, env_url, revisions, seed=0)
+
+
 def tool_examples(rows: list[dict], revisions: int, env_url: str, seed: int = 0) -> list[dict]:
     """SFT examples in the form `--revisions K` trains in: paint with the tool, read, paint again.
 
@@ -237,7 +261,9 @@ def tool_examples(rows: list[dict], revisions: int, env_url: str, seed: int = 0)
         `subject`.
 
     Raises:
-        RuntimeError, ConnectionError: the server refused or failed.
+        ConfigurationRefused: the server refused the episode's options (more revisions than its
+            WATERCOLOUR_MAX_REVISIONS), naming what to set.
+        RuntimeError, ConnectionError: the server failed.
     """
     import json
 
@@ -253,7 +279,7 @@ def tool_examples(rows: list[dict], revisions: int, env_url: str, seed: int = 0)
         with WatercolourEnv(base_url=env_url).sync() as env:
             for i, row in enumerate(rows):
                 subject = str(row.get("subject") or "")
-                start = env.reset(seed=seed + i, subject=subject or None, revisions=revisions).observation
+                start = _reset(env, env_url, revisions, seed=seed + i, subject=subject or None)
                 episode.reset(seed=seed + i, subject=start.subject)
                 if episode._broken:
                     raise ConnectionError(f"the server at {env_url} did not start an episode: {episode._broken}")

@@ -27,11 +27,12 @@ from peft import LoraConfig
 from trl import SFTConfig, SFTTrainer, TrlParser
 
 from watercolour_env.errors import ConfigError
+from watercolour_env.limits import MAX_REVISIONS
 from watercolour_env.pool import Pool, Tier
 from watercolour_env.prompt import system_prompt, user_prompt
 from watercolour_trainer.arguments import with_config_flag
 from watercolour_trainer.policy import EMBEDDED_POLICY, load_policy
-from watercolour_trainer.revisions import give_tools, tool_examples
+from watercolour_trainer.revisions import check_revisions, give_tools, tool_examples
 
 log = logging.getLogger(__name__)
 
@@ -150,8 +151,14 @@ def main(argv: list[str] | None = None) -> Path:
     args, config = parser.parse_args_and_config(args=cpu_defaults() + argv)
     if args.lora_r <= 0:
         raise ConfigError("--lora_r must be above 0: sft writes a LoRA adapter for `watercolour train --adapter`")
+    if not 0 <= args.revisions <= MAX_REVISIONS:
+        raise ConfigError(f"--revisions must be in [0, {MAX_REVISIONS}] (got {args.revisions})")
     if args.revisions and not args.env_url:
         raise ConfigError("--revisions needs --env_url: the critiques an example's paintings get come from a server")
+    if args.env_url and not args.revisions:
+        raise ConfigError("--env_url is read only with --revisions K (the critiques of a tool-form example)")
+    if args.revisions:
+        check_revisions(args.env_url, args.revisions)  # before the model loads (~20 s on 2 cores)
     started = time.perf_counter()
     pool = Pool.load(args.pool)
     rows = sketch_examples(pool, parse_tiers(args.tiers))

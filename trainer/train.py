@@ -35,6 +35,11 @@ from watercolour_trainer.rollouts import curve_rows
 
 log = logging.getLogger(__name__)
 
+ROOM_PER_PAINTING = 1100
+"""Completion tokens an episode with revisions wants a painting, below which `train` warns: the
+warm start's longest sketch (947 tokens), a tenth more as a JSON argument, and its critique
+(about 80). docs/LOG.md, 2026-12-05."""
+
 
 def build_dataset(args: WatercolourArguments, tokenizer, template_kwargs: dict | None = None) -> Dataset:  # noqa: ANN001
     """One row per prompt from the environment's own `reset` (system prompt + subject).
@@ -106,6 +111,14 @@ def main(argv: list[str] | None = None) -> None:
         }
     if args.revisions:
         log.info("%s", give_tools(tokenizer))
+        if config.max_completion_length < ROOM_PER_PAINTING * (1 + args.revisions):
+            log.warning(
+                "--max_completion_length %d leaves %d tokens a painting of %d; the warm start's sketches run to 947 "
+                "(a tenth more as the tool's argument) and a critique about 80: the exchange will be cut (docs/LOG.md)",
+                config.max_completion_length,
+                config.max_completion_length // (1 + args.revisions),
+                1 + args.revisions,
+            )
         if config.max_tool_calling_iterations is None:  # a call past the last painting is refused anyway
             config.max_tool_calling_iterations = args.revisions + 1
     if "enable_thinking" in (tokenizer.chat_template or ""):  # Qwen3 templates think unless told not to

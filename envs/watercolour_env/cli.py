@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import re
 from pathlib import Path
 
 import typer
@@ -16,8 +17,8 @@ import typer
 from watercolour_env.audit.command import audit_command
 from watercolour_env.curate.commands import pool_app
 from watercolour_env.deploy.commands import deploy_app
-from watercolour_env.errors import read_text
-from watercolour_env.limits import MAX_SEED
+from watercolour_env.errors import ConfigError, read_text
+from watercolour_env.limits import MAX_REVISIONS, MAX_SEED
 from watercolour_env.pool import STARTER_POOL
 
 app = typer.Typer(
@@ -166,7 +167,7 @@ def episode(
     seed: int = typer.Option(0, min=0, max=MAX_SEED, help="Render seed, in [0, 2**32)."),
     subject: str = typer.Option(None, help="What to paint; the server default when omitted."),
     weights: str = typer.Option(None, help='Reward weights: a preset (hps-led, ...) or JSON, e.g. {"gate": 1}.'),
-    out: Path = typer.Option(None, callback=output_path, help="Write the painting here as PNG."),
+    out: Path = typer.Option(None, callback=output_path, help="Write the (last) painting here as PNG."),
 ) -> None:
     """Run one episode against a server and print the observation as JSON (without the PNG).
 
@@ -181,11 +182,19 @@ def episode(
     parsed = parse_reward_weights(weights)
     options = {} if parsed is None else {"weights": parsed}
     replies = [read_text(path, "a model reply or a p5.js sketch") for path in reply_files]
+    if len(replies) > MAX_REVISIONS + 1:
+        raise ConfigError(f"{len(replies)} reply files: an episode paints at most {MAX_REVISIONS + 1} (1 + revisions)")
     if len(replies) > 1:
         options["revisions"] = len(replies) - 1
     observations = []
     with talking_to(env_url), WatercolourEnv(base_url=env_url).sync() as env:
-        env.reset(seed=seed, subject=subject, return_image=out is not None, **options)
+        try:
+            env.reset(seed=seed, subject=subject, return_image=out is not None, **options)
+        except RuntimeError as err:
+            if len(replies) > 1 and "WATERCOLOUR_MAX_REVISIONS" in str(err):
+                reason = re.sub(r"^Server error: | \(code: [A-Z_]+\)$", "", str(err))
+                raise ConfigError(f"{len(replies)} reply files are {len(replies) - 1} revisions: {reason}") from None
+            raise
         for reply in replies:
             result = env.step(WatercolourAction(reply=reply))
             observations.append(result.observation)

@@ -77,6 +77,18 @@ def test_an_episode_of_a_file_that_is_not_text_is_one_line_and_exit_2(tmp_path):
     assert one_line(done) == f"error: {png} is not a text file; give a model reply or a p5.js sketch"
 
 
+def test_an_episode_of_more_reply_files_than_revisions_allow_says_so_in_files(server_url):
+    sketch = str(EXAMPLES / "hibiscus.js")
+    nine_revisions = subprocess.run(
+        [WATERCOLOUR, "episode", *[sketch] * 10], capture_output=True, text=True, timeout=120
+    )
+    assert nine_revisions.returncode == 2  # refused before any server is asked: none listens on the default port
+    assert one_line(nine_revisions) == "error: 10 reply files: an episode paints at most 9 (1 + revisions)"
+    four = episode(server_url, *[sketch] * 4)  # the fixture's `episode` adds one more: 5 files, 4 revisions
+    assert four.returncode == 2 and "Server error" not in four.stderr
+    assert four.stderr.startswith("error: 5 reply files are 4 revisions: revisions=4: this server allows at most 3")
+
+
 def test_serve_on_a_port_another_server_holds_refuses_before_chromium_starts():
     import socket
 

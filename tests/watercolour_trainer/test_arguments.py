@@ -202,6 +202,8 @@ def test_a_run_that_checkpoints_gradients_says_nothing_of_the_renamed_flag_and_m
         (["--revisions", "2", "--revision_reward", "mean"], "--revision_reward must be last or best"),
         (["--revisions", "2", "--prime_reply", "true"], "--prime_reply cannot go with --revisions"),
         (["--revisions", "1", "--stop_at_closing_fence", "true"], "--stop_at_closing_fence cannot go with --revisions"),
+        (["--revision_reward", "best"], "--revision_reward best needs --revisions K"),
+        (["--revision_images", "true"], "--revision_images needs --revisions K"),
     ],
 )
 def test_revisions_out_of_range_or_with_a_primed_reply_are_refused_by_name(flags, refusal):

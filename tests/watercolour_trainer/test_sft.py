@@ -146,6 +146,28 @@ def test_sft_without_lora_is_refused_with_a_reason(tmp_path):
     assert run.returncode == 2 and "--lora_r must be above 0" in run.stderr
 
 
+@pytest.mark.server
+@pytest.mark.browser
+def test_sft_refuses_revisions_the_server_or_the_range_does_not_allow_before_a_model_loads(server_url, tmp_path):
+    import subprocess
+
+    def sft(*flags: str) -> subprocess.CompletedProcess:
+        # a model that does not exist: a refusal that came after loading would name it instead
+        command = [WATERCOLOUR, "sft", "--model", str(tmp_path / "no-model"), "--output_dir", str(tmp_path / "out")]
+        return subprocess.run([*command, *flags], capture_output=True, text=True, timeout=300)
+
+    over = sft("--revisions", "5", "--env_url", server_url)  # the server allows 3 by default
+    assert over.returncode == 2, over.stderr[-2000:]
+    assert f"the environment at {server_url} refused --revisions 5" in over.stderr
+    assert "WATERCOLOUR_MAX_REVISIONS" in over.stderr
+    out_of_range = sft("--revisions", "9", "--env_url", server_url)
+    assert out_of_range.returncode == 2 and "--revisions must be in [0, 8] (got 9)" in out_of_range.stderr
+    stray_url = sft("--env_url", server_url)
+    assert stray_url.returncode == 2 and "--env_url is read only with --revisions" in stray_url.stderr
+    nobody = sft("--revisions", "1", "--env_url", "http://127.0.0.1:9")  # port 9: discard, nothing listens
+    assert nobody.returncode == 2 and "no environment server answered at http://127.0.0.1:9" in nobody.stderr
+
+
 @pytest.fixture
 def two_sketch_corpus(tmp_path):
     """The warm-start corpus cut to its first two rows (a pool folder of its own)."""
