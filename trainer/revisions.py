@@ -240,7 +240,7 @@ def check_revisions(env_url: str, revisions: int) -> None:
         _reset(env, env_url, revisions, seed=0)
 
 
-def tool_examples(rows: list[dict], revisions: int, env_url: str, seed: int = 0) -> list[dict]:
+def tool_examples(rows: list[dict], revisions: int, env_url: str, seed: int = 0, parallel: int = 8) -> list[dict]:
     """SFT examples in the form `--revisions K` trains in: paint with the tool, read, paint again.
 
     Example i paints the sketches of rows i, i + 1, ..., i + K (wrapping) through `paint`, each
@@ -253,12 +253,14 @@ def tool_examples(rows: list[dict], revisions: int, env_url: str, seed: int = 0)
         revisions: K >= 1, paintings after the first.
         env_url: a watercolour server; its `WATERCOLOUR_MAX_REVISIONS` must allow K.
         seed: the render seed of the first example's episode.
+        parallel: episodes played at once (each its own session; the server's render workers
+            bound how many paint at a time).
 
     Returns:
-        Rows with `prompt` (the user prompt says how many revisions), `completion` (assistant
-        tool calls, tool answers, the closing words), `tools` (the `paint` schema as JSON, the form
-        TRL's SFTTrainer reads), `id` (the painted ids, joined by "+"), `tier` (the first's) and
-        `subject`.
+        Rows in the order of `rows`, with `prompt` (the user prompt says how many revisions),
+        `completion` (assistant tool calls, tool answers, the closing words), `tools` (the `paint`
+        schema as JSON, the form TRL's SFTTrainer reads), `id` (the painted ids, joined by "+"),
+        `tier` (the first's) and `subject`.
 
     Raises:
         ConfigurationRefused: the server refused the episode's options (more revisions than its
@@ -272,37 +274,35 @@ def tool_examples(rows: list[dict], revisions: int, env_url: str, seed: int = 0)
     from watercolour_env import WatercolourEnv
     from watercolour_env.sketch import extract_sketch
 
-    episode = PaintingEpisode(env_url, revisions)
-    schema = json.dumps([get_json_schema(episode.paint)])
-    examples = []
-    try:
-        with WatercolourEnv(base_url=env_url).sync() as env:
-            for i, row in enumerate(rows):
+    schema = json.dumps([get_json_schema(PaintingEpisode(env_url, revisions).paint)])
+
+    def example(i: int) -> dict:
+        row, episode = rows[i], PaintingEpisode(env_url, revisions)
+        try:
+            with WatercolourEnv(base_url=env_url).sync() as env:
                 subject = str(row.get("subject") or "")
                 start = _reset(env, env_url, revisions, seed=seed + i, subject=subject or None)
-                episode.reset(seed=seed + i, subject=start.subject)
-                if episode._broken:
-                    raise ConnectionError(f"the server at {env_url} did not start an episode: {episode._broken}")
-                painted = [rows[(i + j) % len(rows)] for j in range(1 + revisions)]
-                completion: list[dict] = []
-                for source in painted:
-                    sketch = extract_sketch(source["completion"][0]["content"]) or ""
-                    call = {"type": "function", "function": {"name": "paint", "arguments": {"sketch": sketch}}}
-                    completion.append({"role": "assistant", "content": "", "tool_calls": [call]})
-                    completion.append({"role": "tool", "name": "paint", "content": episode.paint(sketch)})
-                completion.append({"role": "assistant", "content": "Done."})
-                prompt = [row["prompt"][0], {"role": "user", "content": start.prompt}]
-                ids = "+".join(str(r.get("id", "")) for r in painted)
-                examples.append(
-                    {
-                        "prompt": prompt,
-                        "completion": completion,
-                        "tools": schema,
-                        "id": ids,
-                        "tier": row.get("tier"),
-                        "subject": start.subject,
-                    }
-                )
-    finally:
-        episode._close()
-    return examples
+            episode.reset(seed=seed + i, subject=start.subject)
+            if episode._broken:
+                raise ConnectionError(f"the server at {env_url} did not start an episode: {episode._broken}")
+            painted = [rows[(i + j) % len(rows)] for j in range(1 + revisions)]
+            completion: list[dict] = []
+            for source in painted:
+                sketch = extract_sketch(source["completion"][0]["content"]) or ""
+                call = {"type": "function", "function": {"name": "paint", "arguments": {"sketch": sketch}}}
+                completion.append({"role": "assistant", "content": "", "tool_calls": [call]})
+                completion.append({"role": "tool", "name": "paint", "content": episode.paint(sketch)})
+        finally:
+            episode._close()
+        completion.append({"role": "assistant", "content": "Done."})
+        return {
+            "prompt": [row["prompt"][0], {"role": "user", "content": start.prompt}],
+            "completion": completion,
+            "tools": schema,
+            "id": "+".join(str(r.get("id", "")) for r in painted),
+            "tier": row.get("tier"),
+            "subject": start.subject,
+        }
+
+    with ThreadPoolExecutor(max(1, parallel)) as pool:
+        return list(pool.map(example, range(len(rows))))
