@@ -6,8 +6,8 @@
 #
 # The server (bench/gpu_serve.sh) serves the proxy half of the starter pool and reports the gold
 # half beside it (`watercolour pool split`, seed 0). A run resumed on a fresh machine (a new
-# session's) starts from the record kept in the repository, docs/runs/<name>/: its checkpoint (the adapter and the
-# trainer's state, without the optimiser's) and its rollouts. On a machine still warm from an
+# session's) starts from the record kept in the repository, docs/runs/<name>/: its checkpoint
+# (the adapter and the trainer's state, without the optimiser's) and its rollouts. On a machine still warm from an
 # earlier call, the run's own folder holds the full checkpoint, and that one is used.
 # At the end the run's record goes into $OUT/record.tar (what docs/runs/<name>/ keeps: rollouts
 # gzipped without PNGs, curve, config, trainer state, the last checkpoint without the optimiser's

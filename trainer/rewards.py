@@ -14,14 +14,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 from watercolour_env import WatercolourAction, WatercolourEnv, WatercolourObservation
-from watercolour_env.client import DEFAULT_EPISODE_TIMEOUT_S, EPISODE_TIMEOUT_MARGIN_S, connection_problem
+from watercolour_env.client import (
+    DEFAULT_EPISODE_TIMEOUT_S,
+    EPISODE_TIMEOUT_MARGIN_S,
+    connection_problem,
+    server_error,
+)
 from watercolour_env.errors import ConfigError
 from watercolour_env.rollout import Rollout
 from watercolour_env.sketch import code_text, extract_sketch
@@ -30,8 +34,6 @@ from watercolour_trainer.rollouts import RolloutLog
 
 log = logging.getLogger(__name__)
 
-# OpenEnv's error frame, as its client raises it: "Server error: <message> (code: <CODE>)".
-_SERVER_ERROR = re.compile(r"^Server error: (?P<message>.*) \(code: (?P<code>[A-Z_]+)\)$", re.DOTALL)
 # What `reset` answers when it refuses the run's own options (weights, subject): the run's
 # configuration is wrong, and every later episode would be refused the same way.
 REFUSAL_CODES = frozenset({"EXECUTION_ERROR", "VALIDATION_ERROR"})
@@ -47,8 +49,8 @@ class ConfigurationRefused(ConfigError):
 
 def refusal(err: BaseException) -> str | None:
     """The server's message when `err` is its refusal of reset options, else None (infrastructure)."""
-    match = _SERVER_ERROR.match(str(err)) if isinstance(err, RuntimeError) else None
-    return match["message"] if match and match["code"] in REFUSAL_CODES else None
+    frame = server_error(err)
+    return frame[0] if frame and frame[1] in REFUSAL_CODES else None
 
 
 def completion_text(completion: Any) -> str:
@@ -296,7 +298,7 @@ class EnvironmentReward:
                 result = await env.step(WatercolourAction(reply=reply, sketch_tokens=tokens))
                 return result.observation, "", False
         except Exception as err:  # noqa: BLE001 (any failure to finish an episode is the infrastructure's)
-            answered = isinstance(err, RuntimeError) and _SERVER_ERROR.match(str(err)) is not None
+            answered = server_error(err) is not None
             if "(code: CAPACITY_REACHED)" not in str(err):
                 log.warning("episode not scored (%s): %s: %s", replica.url, type(err).__name__, err)
             return None, f"{type(err).__name__}: {err}", not answered

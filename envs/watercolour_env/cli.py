@@ -9,7 +9,6 @@ from __future__ import annotations
 import base64
 import json
 import logging
-import re
 from pathlib import Path
 
 import typer
@@ -177,7 +176,7 @@ def episode(
     (status infra_error: a render or a scorer failed), 2 when the server refuses the request.
     """
     from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
-    from watercolour_env.client import parse_reward_weights, talking_to
+    from watercolour_env.client import parse_reward_weights, server_error, talking_to
 
     parsed = parse_reward_weights(weights)
     options = {} if parsed is None else {"weights": parsed}
@@ -191,9 +190,9 @@ def episode(
         try:
             env.reset(seed=seed, subject=subject, return_image=out is not None, **options)
         except RuntimeError as err:
-            if len(replies) > 1 and "WATERCOLOUR_MAX_REVISIONS" in str(err):
-                reason = re.sub(r"^Server error: | \(code: [A-Z_]+\)$", "", str(err))
-                raise ConfigError(f"{len(replies)} reply files are {len(replies) - 1} revisions: {reason}") from None
+            frame = server_error(err)
+            if len(replies) > 1 and frame and "WATERCOLOUR_MAX_REVISIONS" in frame[0]:
+                raise ConfigError(f"{len(replies)} reply files are {len(replies) - 1} revisions: {frame[0]}") from None
             raise
         for reply in replies:
             result = env.step(WatercolourAction(reply=reply))

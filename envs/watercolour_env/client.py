@@ -86,6 +86,16 @@ def auth_headers(token: str | None, headers: dict[str, str] | None = None) -> di
     return merged
 
 
+# OpenEnv's error frame, as its client raises it: "Server error: <message> (code: <CODE>)".
+_SERVER_ERROR = re.compile(r"^Server error: (?P<message>.*) \(code: (?P<code>[A-Z_]+)\)$", re.DOTALL)
+
+
+def server_error(err: BaseException) -> tuple[str, str] | None:
+    """(message, code) of the server's error frame when `err` is OpenEnv's RuntimeError for one, else None."""
+    match = _SERVER_ERROR.match(str(err)) if isinstance(err, RuntimeError) else None
+    return (match["message"], match["code"]) if match else None
+
+
 def connection_problem(err: BaseException, base_url: str) -> str | None:
     """A one-line cause for a failure to open the websocket, or None when `err` is something else.
 
