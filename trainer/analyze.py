@@ -17,7 +17,13 @@ What it measures, and why (the seed's analysis of its HPSv3-only run):
 - the change of the per-step best and median: better tails or a better middle;
 - each reward component's mean and its Pearson correlation with the reward;
 - `frac_reward_zero_std` per step (the share of groups whose rewards are all equal: no gradient);
-- the gate-failure and unscored shares, paint coverage per third, and the correlation of the
+- how alike a step's replies are (`alike`: the mean Jaccard similarity of their sets of lines over
+  every pair, 1 when all are one reply) and the policy's token entropy (TRL's `entropy`, from the
+  trainer's log), by third: a reward that pays one painting for every seed teaches the policy to
+  repeat it, and the reward can rise while the policy stops exploring;
+- the gate-failure and unscored shares, and per third the share of copies of the pool (the gate's
+  `copied_reference`), the paint coverage and the median reply length in characters (a policy paid
+  for length or for copying shows it here first), and the correlation of the
   sketch's painting call sites (`SketchInventory.shapes`) with the reward (the seed's policy
   ignored the prompt's 15-30 shapes because shape count did not pay).
 """
@@ -32,10 +38,14 @@ from pathlib import Path
 
 from watercolour_env.errors import ConfigError
 from watercolour_env.rollout import rollouts_file
+from watercolour_env.terms import Violation
 from watercolour_trainer.report import GOLD, PROXY, plot
 
 BAD_REWARD = 0.3
 """A painting under this reward is "bad" in the decomposition (the seed's threshold)."""
+
+
+_COPIED = Violation.COPIED_REFERENCE.value
 
 
 def load_rollouts(path: Path) -> list[dict]:
@@ -47,6 +57,19 @@ def load_rollouts(path: Path) -> list[dict]:
     from watercolour_env.rollout import read_rollout_rows
 
     return [row for _, row in read_rollout_rows(path)]
+
+
+def alike(replies: list[str]) -> float | None:
+    """The mean Jaccard similarity of the replies' sets of lines, over every pair; in [0, 1].
+
+    A line is compared stripped, blank lines left out. 1.0 when every reply has the same lines (in
+    any order), 0.0 when no two share one; None for fewer than two replies.
+    """
+    lines = [frozenset(s for line in reply.splitlines() if (s := line.strip())) for reply in replies]
+    pairs = [(a, b) for i, a in enumerate(lines) for b in lines[i + 1 :]]
+    if not pairs:
+        return None
+    return statistics.fmean(len(a & b) / len(a | b) if a | b else 1.0 for a, b in pairs)
 
 
 def thirds(steps: list[int]) -> list[list[int]]:
@@ -141,6 +164,7 @@ def analyze(rollouts: list[dict], log_history: list[dict] | None = None) -> dict
     for r in rollouts:
         by_step[r["step"]].append(r)
     steps = sorted(by_step)
+    entropy = {e["step"]: e["entropy"] for e in log_history or [] if "entropy" in e and "step" in e}
     per_step = []
     for step in steps:
         at = by_step[step]
@@ -163,6 +187,8 @@ def analyze(rollouts: list[dict], log_history: list[dict] | None = None) -> dict
                 "unscored_share": sum(r["reward"] is None for r in at) / len(at),
                 "proxy_mean": _mean([v for r in at if (v := _component(r, PROXY)) is not None]),
                 "gold_mean": _mean([v for r in at if (v := _component(r, GOLD)) is not None]),
+                "alike": alike([r["completion"] for r in at if r.get("completion") is not None]),
+                "entropy": entropy.get(step),
             }
         )
     scored_steps = [s for s in per_step if s["reward_mean"] is not None]
@@ -174,8 +200,11 @@ def analyze(rollouts: list[dict], log_history: list[dict] | None = None) -> dict
         rewards = [r["reward"] for r in rs if r["reward"] is not None]
         third_rewards.append(rewards)
         painted = [r["paint_fraction"] for r in rs if r.get("paint_fraction") is not None]
+        replies = [len(r["completion"]) for r in rs if r.get("completion") is not None]
         best = [s["reward_best"] for s in per_step if s["step"] in part and s["reward_best"] is not None]
         median = [s["reward_median"] for s in per_step if s["step"] in part and s["reward_median"] is not None]
+        similar = [s["alike"] for s in per_step if s["step"] in part and s["alike"] is not None]
+        entropies = [s["entropy"] for s in per_step if s["step"] in part and s["entropy"] is not None]
         third_rows.append(
             {
                 "third": name,
@@ -187,7 +216,11 @@ def analyze(rollouts: list[dict], log_history: list[dict] | None = None) -> dict
                 "median_of_step": _mean(median),
                 "gate_fail_share": (sum(r["status"] == "rejected" for r in rs) / len(rs)) if rs else None,
                 "unscored_share": (sum(r["reward"] is None for r in rs) / len(rs)) if rs else None,
+                "copy_share": (sum(_COPIED in r.get("violations", ()) for r in rs) / len(rs)) if rs else None,
                 "paint_coverage": _mean(painted),
+                "reply_chars": statistics.median(replies) if replies else None,
+                "alike": _mean(similar),
+                "entropy": _mean(entropies),
             }
         )
     scored = [r for r in rollouts if r["reward"] is not None]

@@ -19,11 +19,13 @@ def _fmt(value: float | None, spec: str = ".3f") -> str:
 def table(result: dict) -> str:
     """The analysis as plain text: the thirds, the slope, the rise and its split, the components."""
     lines = [f"{result['rollouts']} rollouts over {result['steps']} steps", ""]
-    head = ("third", "steps", "reward", "< 0.3", "best", "median", "gate fail", "unscored", "paint")
-    lines.append("{:<7} {:>7} {:>7} {:>6} {:>6} {:>7} {:>9} {:>8} {:>6}".format(*head))
+    head = ("third", "steps", "reward", "< 0.3", "best", "median", "gate fail", "unscored", "copies", "paint", "reply")
+    head += ("alike", "entropy")
+    row_format = "{:<7} {:>7} {:>7} {:>6} {:>6} {:>7} {:>9} {:>8} {:>6} {:>6} {:>6} {:>6} {:>7}"
+    lines.append(row_format.format(*head))
     for row in result["thirds"]:
         lines.append(
-            "{:<7} {:>7} {:>7} {:>6} {:>6} {:>7} {:>9} {:>8} {:>6}".format(
+            row_format.format(
                 row["third"],
                 row["steps"],
                 _fmt(row["reward_mean"]),
@@ -32,7 +34,11 @@ def table(result: dict) -> str:
                 _fmt(row["median_of_step"]),
                 _fmt(row["gate_fail_share"], ".0%"),
                 _fmt(row["unscored_share"], ".0%"),
+                _fmt(row["copy_share"], ".0%"),
                 _fmt(row["paint_coverage"], ".2f"),
+                _fmt(row["reply_chars"], ".0f"),
+                _fmt(row["alike"], ".2f"),
+                _fmt(row["entropy"], ".3f"),
             )
         )
     rise = result["rise"]

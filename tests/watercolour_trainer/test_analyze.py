@@ -7,12 +7,14 @@ import pytest
 from PIL import Image
 
 from tests.conftest import WATERCOLOUR
-from watercolour_trainer.analyze import analyze, decompose, thirds
+from watercolour_trainer.analyze import alike, analyze, decompose, thirds
 
 
-def rollout(step, position, reward, status="scored", paint=None):
+def rollout(step, position, reward, status="scored", paint=None, reply="x" * 100, violations=()):
     circles = None if reward is None else round(10 * reward) + 1  # painting calls = 10 x reward + 1
     return {
+        "completion": reply,
+        "violations": list(violations),
         "step": step,
         "group": 0,
         "position": position,
@@ -25,11 +27,11 @@ def rollout(step, position, reward, status="scored", paint=None):
 
 
 RUN = [
-    rollout(1, 0, 0.0, "rejected"),
-    rollout(1, 1, 0.2, paint=0.2),
-    rollout(2, 0, 0.5, paint=0.4),
+    rollout(1, 0, 0.0, "rejected", reply="x" * 40, violations=["copied_reference"]),
+    rollout(1, 1, 0.2, paint=0.2, reply="x" * 60),
+    rollout(2, 0, 0.5, paint=0.4, violations=["syntax_error"]),
     rollout(2, 1, 0.5, paint=0.4),
-    rollout(3, 0, 0.8, paint=0.6),
+    rollout(3, 0, 0.8, paint=0.6, reply="x" * 300),
     rollout(3, 1, None, "infra_error"),
 ]
 
@@ -49,10 +51,29 @@ def test_every_number_of_a_small_run():
     assert result["best_of_step_change"] == pytest.approx(0.6)  # best 0.2 -> 0.8
     assert result["median_of_step_change"] == pytest.approx(0.7)  # median 0.1 -> 0.8
     assert (first["paint_coverage"], last["paint_coverage"]) == pytest.approx((0.2, 0.6))
+    # one copy of two in the first third, none later; a syntax error is not a copy
+    assert [t["copy_share"] for t in (first, middle, last)] == [0.5, 0.0, 0.0]
+    # median reply length: (40 + 60) / 2, then 100, then (300 + 100) / 2 (the unscored one counts)
+    assert [t["reply_chars"] for t in (first, middle, last)] == [50, 100, 200]
+    # one-line replies: step 1's two differ (0), step 2's are one reply (1), step 3's differ (0)
+    assert [t["alike"] for t in (first, middle, last)] == [0.0, 1.0, 0.0]
+    assert [t["entropy"] for t in (first, middle, last)] == [None, None, None]  # no trainer log
     assert result["gate_fail_share"] == pytest.approx(1 / 6) and result["unscored_share"] == pytest.approx(1 / 6)
     assert [s["frac_reward_zero_std"] for s in result["per_step"]] == [0.0, 1.0, 1.0]
     assert result["components"]["embedded"]["corr_with_reward"] == pytest.approx(1.0)
     assert result["shapes_corr_with_reward"] == pytest.approx(1.0)
+
+
+def test_the_entropy_by_third_comes_from_the_trainer_log():
+    log = [{"step": 1, "entropy": 0.5}, {"step": 2, "entropy": 0.3}, {"step": 3, "entropy": 0.1}, {"step": 3}]
+    assert [t["entropy"] for t in analyze(RUN, log)["thirds"]] == pytest.approx([0.5, 0.3, 0.1])
+
+
+def test_alike_is_the_mean_jaccard_of_the_replies_line_sets():
+    # {a, b} and {b, c}: 1 shared of 3; the third reply is {a, b} again, blank line and spaces aside
+    assert alike(["a\nb\n", "b\nc"]) == pytest.approx(1 / 3)
+    assert alike(["a\nb\n", "b\nc", "a\n\n  b "]) == pytest.approx((1 / 3 + 1 + 1 / 3) / 3)
+    assert alike(["only one"]) is None
 
 
 def test_the_proxy_and_the_gold_are_compared_by_third_on_the_same_paintings():
