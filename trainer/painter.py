@@ -14,9 +14,10 @@ finished with the completion's last words, which `get_reward` is not given.
 
 from __future__ import annotations
 
+import contextlib
 import functools
-import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,7 +63,8 @@ class PaintingEpisode:
         token: the server's token; None reads WATERCOLOUR_API_TOKEN.
         timeout_s: seconds to wait for one step's answer.
         options: more reset options sent every time (`weights`, `references`, `revision_reward`).
-        spent: called with the seconds each call to the server took (the run's environment time).
+        spent: a context manager factory that times each call to the server (the run's environment
+            time; `tool_turns.BusyClock.timing`, which counts overlapping calls once).
         others: more replicas' URLs, tried in turn when `base_url` fails to start an episode; the
             first that starts one is kept.
         count_tokens: the policy tokenizer's count, sent as each sketch's code length (the length
@@ -77,7 +79,7 @@ class PaintingEpisode:
     token: str | None = None
     timeout_s: float = DEFAULT_EPISODE_TIMEOUT_S
     options: dict[str, Any] = field(default_factory=dict)
-    spent: Callable[[float], None] | None = None
+    spent: Callable[[], AbstractContextManager[Any]] | None = None
     others: tuple[str, ...] = ()
     count_tokens: Callable[[str], int] | None = None
     images: bool = False
@@ -211,12 +213,8 @@ class PaintingEpisode:
         return self._client
 
     def _timed(self, call: Callable[[], Any]) -> Any:  # noqa: ANN401
-        started = time.perf_counter()
-        try:
+        with self.spent() if self.spent is not None else contextlib.nullcontext():
             return call()
-        finally:
-            if self.spent is not None:
-                self.spent(time.perf_counter() - started)
 
     def _close(self) -> None:
         """Closes the websocket session (private: TRL would make a public method a tool)."""

@@ -10,9 +10,10 @@ A rollout ends when the policy stops calling `paint`. `RevisionReward` then fini
 that is still open with the completion's last message (`PaintingEpisode._finish`) and pays
 the episode's reward: the last painting's, or the best's (`--revision_reward best`).
 
-TRL calls the tool of one rollout after another (`GRPOTrainer._tool_call_loop`, 1.16), so the
-renders of a turn run one at a time, not spread over the server's workers as single paintings
-are; the step line's environment time shows what that costs.
+TRL calls the tool of one rollout after another (`GRPOTrainer._tool_call_loop`, 1.16); the
+trainer `train` makes (`tool_turns.ConcurrentToolsTrainer`) runs a turn's calls of every rollout
+at once, so its renders spread over the server's workers as single paintings do. The step line's
+environment time is wall time: calls that overlap count once (`tool_turns.BusyClock`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from watercolour_env import WatercolourObservation
 from watercolour_env.errors import ConfigError
 from watercolour_trainer.painter import PaintingEpisode
 from watercolour_trainer.rewards import ConfigurationRefused, EnvironmentReward, log_to_trl, refusal
+from watercolour_trainer.tool_turns import BusyClock
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +85,7 @@ class RevisionReward(EnvironmentReward):
         super().__init__(*args, **kwargs)
         self.revisions, self.revision_reward, self.images = revisions, revision_reward, images
         self._urls = itertools.cycle(self.replicas.urls)
+        self._clock = BusyClock(self._spend)
 
     def check_sessions(self, rollouts: int) -> None:
         """Refuses a run whose open episodes the servers cannot all hold.
@@ -123,7 +126,7 @@ class RevisionReward(EnvironmentReward):
             self.revisions,
             timeout_s=self.timeout_s,
             options=options,
-            spent=self._spend,
+            spent=self._clock.timing,
             others=tuple(u for u in self.replicas.urls if u != url),
             count_tokens=self.count_tokens,
             images=self.images,

@@ -32,6 +32,7 @@ from watercolour_trainer.processes import SharedRolloutLog, keep_multicast_off
 from watercolour_trainer.revisions import RevisionReward, give_tools
 from watercolour_trainer.rewards import EnvironmentReward
 from watercolour_trainer.rollouts import curve_rows
+from watercolour_trainer.tool_turns import ConcurrentToolsTrainer
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +143,7 @@ def main(argv: list[str] | None = None) -> None:
         peft_config = LoraConfig(
             r=args.lora_r, lora_alpha=args.lora_alpha, target_modules=args.lora_target_modules, task_type="CAUSAL_LM"
         )
-    trainer = GRPOTrainer(
+    trainer = ConcurrentToolsTrainer(
         model=model,
         reward_funcs=[reward],
         args=config,

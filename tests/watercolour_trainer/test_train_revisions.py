@@ -7,6 +7,7 @@ it again, say "Done.". So the step's rollouts go through TRL's parsing of `<tool
 """
 
 import json
+import logging
 
 import pytest
 
@@ -16,7 +17,10 @@ from watercolour_trainer.train import main
 pytestmark = [pytest.mark.slow, pytest.mark.server, pytest.mark.browser, pytest.mark.train]
 
 
-def test_one_grpo_step_with_revisions_paints_through_the_tool_and_logs_each_turn(server_url, tool_policy, tmp_path):
+def test_one_grpo_step_with_revisions_paints_through_the_tool_and_logs_each_turn(
+    server_url, tool_policy, tmp_path, caplog, capfd
+):
+    caplog.set_level(logging.DEBUG, logger="watercolour_trainer.tool_turns")
     main(
         small_run(
             server_url,
@@ -27,6 +31,8 @@ def test_one_grpo_step_with_revisions_paints_through_the_tool_and_logs_each_turn
     )
     rows = [json.loads(line) for line in (tmp_path / "rollouts" / "rollouts.jsonl").read_text().splitlines()]
     assert len(rows) == 2 and len({r["seed"] for r in rows}) == 1
+    # the first painting of both rollouts went to the server at once, not one after the other
+    assert "a turn: 2 calls of 2 rollouts at once" in capfd.readouterr().err  # main() logs to stderr
     for row in rows:
         assert [t["status"] for t in row["turns"]] == ["revise", "scored"]  # both painted by the tool
         assert row["turns"][0]["critique"] and row["status"] == "scored" and row["reward"] > 0
