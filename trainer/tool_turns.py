@@ -44,28 +44,32 @@ class TurnCalls:
     def __init__(self, tool_dicts: list[dict[str, Callable]], completions: list[list[dict]], workers: int) -> None:
         self._tools, self._completions = tool_dicts, completions
         self._ran: set[int] = set()  # ids of the assistant messages whose calls have run
-        self._answers: list[collections.deque] = [collections.deque() for _ in tool_dicts]
-        self._pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="tool")
+        # per rollout: the id of the message whose calls were run, and their answers not yet taken
+        self._answers: list[tuple[int, collections.deque]] = [(0, collections.deque()) for _ in tool_dicts]
+        self.workers = max(1, workers)
+        self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="tool")
 
     def tool_dicts(self) -> list[dict[str, Callable]]:
         """Per rollout, its tools as TRL calls them: answered from the turn's run."""
         return [{name: self._answering(i, name, f) for name, f in tools.items()} for i, tools in enumerate(self._tools)]
 
     def close(self) -> None:
-        """Stops the worker threads (every call has returned by then)."""
-        self._pool.shutdown(wait=True)
+        """Stops the worker threads: waits for calls that started, starts none that had not."""
+        self._pool.shutdown(wait=True, cancel_futures=True)
 
     def _answering(self, i: int, name: str, tool: Callable) -> Callable:
         def call(**arguments: Any) -> Any:  # noqa: ANN401
-            if not self._answers[i]:
+            message = self._completions[i][-1] if self._completions[i] else None
+            if id(message) not in self._ran:
                 self._run_turn()
-            answers = self._answers[i]
-            if answers and answers[0][:2] == (name, arguments):
+            filed_under, answers = self._answers[i]
+            if filed_under == id(message) and answers and answers[0][:2] == (name, arguments):
                 _, _, result, error = answers.popleft()
                 if error is not None:
                     raise error
                 return result
-            return tool(**arguments)  # not a call of the turn (TRL's loop changed): run it as TRL would
+            log.warning("rollout %d called %s as the turn did not run it; running it as TRL would", i, name)
+            return tool(**arguments)
 
         call.__name__ = name
         return call
@@ -78,37 +82,53 @@ class TurnCalls:
             if last.get("role") != "assistant" or not last.get("tool_calls") or id(last) in self._ran:
                 continue
             self._ran.add(id(last))
+            self._answers[i] = (id(last), collections.deque())  # what an earlier message left is dropped
             calls = [
                 (c["function"]["name"], c["function"].get("arguments"))
                 for c in last["tool_calls"]
                 if c.get("type") == "function"
                 and c.get("function", {}).get("name") in self._tools[i]
-                and isinstance(c["function"].get("arguments"), dict)  # else TRL's own call fails first
+                and isinstance(arguments := c["function"].get("arguments"), dict)
+                and all(isinstance(key, str) for key in arguments)  # else TRL's own `**` fails first
             ]
             if calls:
                 pending.append((i, calls))
 
         def run(i: int, calls: list[tuple[str, Any]]) -> None:
+            answers = self._answers[i][1]
             for name, arguments in calls:
                 try:
-                    self._answers[i].append((name, arguments, self._tools[i][name](**arguments), None))
+                    answers.append((name, arguments, self._tools[i][name](**arguments), None))
                 except Exception as err:  # noqa: BLE001 (TRL turns a tool's exception into its message)
-                    self._answers[i].append((name, arguments, None, err))
+                    answers.append((name, arguments, None, err))
 
         started = time.perf_counter()
-        for future in [self._pool.submit(run, i, calls) for i, calls in pending]:
-            future.result()
+        futures = [self._pool.submit(run, i, calls) for i, calls in pending]
+        try:
+            for future in futures:
+                future.result()
+        except BaseException:  # an interrupt, or a tool's SystemExit: start no more calls
+            for future in futures:
+                future.cancel()
+            raise
         if pending:
             log.debug(
-                "a turn: %d calls of %d rollouts at once in %.1f s",
+                "a turn: %d calls of %d rollouts at once (at most %d) in %.1f s",
                 sum(len(calls) for _, calls in pending),
                 len(pending),
+                self.workers,
                 time.perf_counter() - started,
             )
 
 
 class ConcurrentToolsTrainer(GRPOTrainer):
-    """TRL's `GRPOTrainer`, with each turn's tool calls run at once across rollouts (`TurnCalls`)."""
+    """TRL's `GRPOTrainer`, with each turn's tool calls run at once across rollouts (`TurnCalls`).
+
+    Attributes:
+        tool_workers: the most calls of a turn in flight at once, in this process (`train` sets
+            `--max-parallel`, as for the reward's own calls: the server queues at most its render
+            workers plus `WATERCOLOUR_RENDER_MAX_QUEUE`, and refuses the rest as unscored).
+    """
 
     tool_workers: int = TOOL_WORKERS
 

@@ -153,6 +153,7 @@ def main(argv: list[str] | None = None) -> None:
         callbacks=callbacks,
         environment_factory=reward.episode if args.revisions else None,
     )
+    trainer.tool_workers = args.max_parallel  # a turn's tool calls at once, as many as the reward's
     if args.compile_generation:  # TRL sets disable_compile; a static cache on CUDA then decodes in eager Python
         trainer.generation_config.disable_compile = False
     log.info("%s", describe_training(trainer.model))

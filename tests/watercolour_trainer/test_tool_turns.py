@@ -88,7 +88,7 @@ def test_the_next_turn_runs_only_the_new_calls():
     assert [p.painted for p in painters] == [["s0", "t0"], ["s1"], ["s2"]]
 
 
-def test_a_call_the_turn_did_not_run_is_run_as_trl_would():
+def test_a_call_the_turn_did_not_run_is_run_as_trl_would(caplog):
     painter = Painter()
     completions = [[assistant(call("a"))]]
     turn = TurnCalls([{"paint": painter.paint}], completions, workers=2)
@@ -99,12 +99,30 @@ def test_a_call_the_turn_did_not_run_is_run_as_trl_would():
         turn.close()
     assert (first, second) == ("painted other", "painted a")
     assert painter.painted == ["a", "other"]  # the turn ran "a" first, then "other" when asked
+    assert "rollout 0 called paint as the turn did not run it" in caplog.text
+
+
+def test_an_answer_trl_never_took_is_dropped_at_the_rollouts_next_message():
+    painters = [Painter(), Painter()]
+    completions = [[assistant(call("a0"))], [assistant(call("a1"))]]
+    turn = TurnCalls([{"paint": p.paint} for p in painters], completions, workers=4)
+    try:
+        tools = turn.tool_dicts()
+        tools[1]["paint"](sketch="a1")  # the turn runs a0 and a1; TRL never takes rollout 0's answer
+        completions[0] += [{"role": "tool", "content": "error"}, assistant(call("b0"))]
+        completions[1] += [{"role": "tool", "content": "painted a1"}, assistant(call("b1"))]
+        answers = trl_turn(tools, completions, order=[1, 0])
+    finally:
+        turn.close()
+    assert answers == {1: ["painted b1"], 0: ["painted b0"]}
+    assert [p.painted for p in painters] == [["a0", "b0"], ["a1", "b1"]]  # b0 once, not twice
 
 
 def test_unknown_tools_and_unreadable_arguments_are_left_to_trl():
     painter = Painter()
     unreadable = {"type": "function", "function": {"name": "paint", "arguments": "not json"}}
-    completions = [[assistant(call("x", name="erase"), unreadable, call("a"))]]
+    odd_keys = {"type": "function", "function": {"name": "paint", "arguments": {1: "x"}}}  # `**` refuses it
+    completions = [[assistant(call("x", name="erase"), unreadable, odd_keys, call("a"))]]
     turn = TurnCalls([{"paint": painter.paint}], completions, workers=2)
     try:
         assert turn.tool_dicts()[0]["paint"](sketch="a") == "painted a"
