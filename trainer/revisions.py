@@ -11,7 +11,7 @@ that is still open with the completion's last message (`PaintingEpisode._finish`
 the episode's reward: the last painting's, or the best's (`--revision_reward best`).
 
 TRL calls the tool of one rollout after another (`GRPOTrainer._tool_call_loop`, 1.16); the
-trainer `train` makes (`tool_turns.ConcurrentToolsTrainer`) runs a turn's calls of every rollout
+trainer `train` makes (`grpo_tools.ConcurrentToolsTrainer`) runs a turn's calls of every rollout
 at once, so its renders spread over the server's workers as single paintings do. The step line's
 environment time is wall time: calls that overlap count once (`tool_turns.BusyClock`).
 """

@@ -2,8 +2,8 @@
 
 TRL 1.16's `GRPOTrainer._tool_call_loop` calls the tools of one rollout after another, each call
 waiting for its answer: with revisions, every `paint` of a turn rendered alone while the server's
-other render workers stood idle. `ConcurrentToolsTrainer` keeps TRL's loop and hands it tools
-that, at the first call of a turn, run the calls of every rollout of that turn at once
+other render workers stood idle. `grpo_tools.ConcurrentToolsTrainer` keeps TRL's loop and hands
+it tools that, at the first call of a turn, run the calls of every rollout of that turn at once
 (`TurnCalls`), then answer each of TRL's calls from what was run. What TRL sees is unchanged:
 the same calls with the same arguments, each rollout's in its order, the same answers and the
 same exceptions (which TRL turns into the tool's error message).
@@ -11,7 +11,8 @@ same exceptions (which TRL turns into the tool's error message).
 A turn is the set of rollouts whose last message is an assistant message with tool calls that
 has not been run yet. A rollout TRL dropped for length keeps a message already run, so it is not
 run again; a rollout whose regenerated reply was cut to nothing ends on a tool message and has
-no call. `BusyClock` times the environment as wall time: calls that overlap count once.
+no call. `BusyClock` times the environment as wall time: calls that overlap count once. This
+module needs only the standard library (the server's test environment has no TRL).
 """
 
 from __future__ import annotations
@@ -24,8 +25,6 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
-
-from trl import GRPOTrainer
 
 log = logging.getLogger(__name__)
 TOOL_WORKERS = 64
@@ -119,28 +118,6 @@ class TurnCalls:
                 self.workers,
                 time.perf_counter() - started,
             )
-
-
-class ConcurrentToolsTrainer(GRPOTrainer):
-    """TRL's `GRPOTrainer`, with each turn's tool calls run at once across rollouts (`TurnCalls`).
-
-    Attributes:
-        tool_workers: the most calls of a turn in flight at once, in this process (`train` sets
-            `--max-parallel`, as for the reward's own calls: the server queues at most its render
-            workers plus `WATERCOLOUR_RENDER_MAX_QUEUE`, and refuses the rest as unscored).
-    """
-
-    tool_workers: int = TOOL_WORKERS
-
-    def _tool_call_loop(self, prompts, prompt_ids, completion_ids, completions, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
-        tools = self._sync_tool_dicts
-        turn = TurnCalls(tools, completions, self.tool_workers)
-        self._sync_tool_dicts = turn.tool_dicts()
-        try:
-            return super()._tool_call_loop(prompts, prompt_ids, completion_ids, completions, *args, **kwargs)
-        finally:
-            self._sync_tool_dicts = tools
-            turn.close()
 
 
 class BusyClock:

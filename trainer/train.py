@@ -27,12 +27,12 @@ from watercolour_env.client import parse_reward_weights
 from watercolour_env.errors import ConfigError
 from watercolour_env.prompt import REPLY_PRIMER
 from watercolour_trainer.arguments import WatercolourArguments, parse_arguments
+from watercolour_trainer.grpo_tools import ConcurrentToolsTrainer
 from watercolour_trainer.policy import load_policy, stop_at_closing_fence
 from watercolour_trainer.processes import SharedRolloutLog, keep_multicast_off
 from watercolour_trainer.revisions import RevisionReward, give_tools
 from watercolour_trainer.rewards import EnvironmentReward
 from watercolour_trainer.rollouts import curve_rows
-from watercolour_trainer.tool_turns import ConcurrentToolsTrainer
 
 log = logging.getLogger(__name__)
 
