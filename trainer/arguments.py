@@ -109,7 +109,11 @@ class WatercolourArguments:
         metadata={"help": "Seconds to wait for one episode; default: the server's episode deadline (/health) + 30 s."},
     )
     max_parallel: int = field(
-        default=16, metadata={"help": "Episodes in flight at once, over all replicas (one socket each)."}
+        default=16,
+        metadata={
+            "help": "Episodes in flight at once, over all replicas (one socket each); with --revisions, also a "
+            "turn's tool calls at once, in each process."
+        },
     )
     stop_after_s: float | None = field(
         default=None,

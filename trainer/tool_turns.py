@@ -28,7 +28,7 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 TOOL_WORKERS = 64
-"""The most tool calls of one turn that run at once (a generation batch's rollouts, at most)."""
+"""`ConcurrentToolsTrainer.tool_workers` unless set; `train` sets `--max-parallel` (16 by default)."""
 
 
 class TurnCalls:
