@@ -17,26 +17,18 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-import httpx
-
 from watercolour_env.server.settings import default_render_workers
+from watercolour_trainer.demo import free_port, wait_healthy
 from watercolour_trainer.revisions import RevisionReward
 from watercolour_trainer.tool_turns import TurnCalls
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def turn(episodes: list, sketch: str, seed: int, concurrent: bool) -> tuple[float, list]:  # noqa: ANN001
@@ -75,16 +67,7 @@ def main() -> None:
     )
     episodes = []
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline or server.poll() is not None:
-                raise SystemExit("the server did not start")
-            time.sleep(0.5)
+        wait_healthy(url, server)
         reward = RevisionReward(url, num_generations=args.rollouts, revisions=1)
         reward.check_configuration("a peach hibiscus")
         episodes = [reward.episode() for _ in range(args.rollouts)]
