@@ -2,22 +2,64 @@
 # On the GPU machine, after `python3 bench/gpu_kit_up.py`: serves the environment on this
 # machine's cores and runs GRPO against it (docs/gpu-run.md).
 #
-#   [TRAIN_SECONDS=420] bash bench/gpu_learn.sh [CONFIG] [-- train arguments, e.g. --resume_from_checkpoint last]
+#   [TRAIN_SECONDS=420] bash bench/gpu_learn.sh [CONFIG] [-- train arguments]  # trains in this call
+#   [TRAIN_SECONDS=S] bash bench/gpu_learn.sh --detach [CONFIG] [-- train arguments]
+#   bash bench/gpu_learn.sh --wait SECONDS [CONFIG]
+#   bash bench/gpu_learn.sh --stop [CONFIG]
+#
+# The first form trains until TRAIN_SECONDS have passed, saves, and packs. --detach starts the
+# server and the trainer in a process session of their own, which outlives the call while the
+# machine stays held; it returns once the server answers. The trainer then saves every 5 steps
+# (keeping 2). Each --wait call waits up to SECONDS (less if training ends) and packs the newest
+# complete checkpoint; --stop asks the trainer to stop at the end of its step (a stop file), waits
+# for it to save and end, and packs. So one start serves a session, with no model load, compile or
+# server start between calls, and a machine taken back loses only what followed the last pack.
 #
 # The server (bench/gpu_serve.sh) serves the proxy half of the starter pool and reports the gold
 # half beside it (`watercolour pool split`, seed 0). A run resumed on a fresh machine (a new
 # session's) starts from the record kept in the repository, docs/runs/<name>/: its checkpoint
-# (the adapter and the trainer's state, without the optimiser's) and its rollouts. On a machine still warm from an
-# earlier call, the run's own folder holds the full checkpoint, and that one is used.
-# At the end the run's record goes into $OUT/record.tar (what docs/runs/<name>/ keeps: rollouts
-# gzipped without PNGs, curve, config, trainer state, the last checkpoint without the optimiser's
-# state), and the logs into $OUT/logs.tar: a call returns at most 8 files, and the record alone
-# has 9 (on 2026-12-05 the checkpoint's trainer state and random generators were left out).
+# (the adapter and the trainer's state, without the optimiser's) and its rollouts. On a machine
+# still warm from an earlier call, the run's own folder holds the full checkpoint, and that one
+# is used. Packing (bench/gpu_record.py) leaves $OUT/record.tar (what docs/runs/<name>/ keeps) and
+# $OUT/logs.tar: a call returns at most 8 files, and the record alone has 9.
 set -euo pipefail
+mode=run
+case "${1:-}" in
+  --detach) mode=detach; shift ;;
+  --wait) mode=wait; wait_s=$2; shift 2 ;;
+  --stop) mode=stop; shift ;;
+esac
 config=${1:-trainer/configs/h200-learn.yaml}
 shift || true
 [ "${1:-}" = "--" ] && shift
 run_dir=$(sed -n 's/^output_dir: *//p' "$config")
+kit=${KIT:-/tmp/kit} port=${PORT:-8000}  # moved by the test that runs this here
+out=${OUT:-$kit/out}
+pack() { python3 bench/gpu_record.py "$run_dir" "$config" "$out" "$kit/train.log" "$kit/server.log"; }
+running() { [ -f "$kit/train.pid" ] && kill -0 "$(cat "$kit/train.pid")" 2> /dev/null; }
+steps() { [ -f "$kit/train.log" ] && tr '\r' '\n' < "$kit/train.log" | grep -E "^step [0-9]+/|stopping|Error" | tail -n "$1" || true; }
+
+if [ "$mode" = wait ] || [ "$mode" = stop ]; then
+  [ -f "$kit/train.pid" ] || { echo "no detached run on this machine (a fresh one?): start it with --detach"; exit 1; }
+  if [ "$mode" = stop ]; then
+    running && touch "$run_dir/STOP"
+    wait_s=${STOP_WAIT_S:-240}  # the step in progress (about 40 s) and the save
+  fi
+  end=$((SECONDS + wait_s))
+  while running && [ $SECONDS -lt $end ]; do sleep 5; done
+  steps 4
+  pack
+  if running; then
+    echo "training goes on (pid $(cat "$kit/train.pid"))"
+    exit 0
+  fi
+  rm -f "$run_dir/STOP"
+  status=$(cat "$kit/train.rc" 2> /dev/null || echo 1)
+  [ "$status" = 0 ] || tail -c 1500 "$kit/train.log" 2> /dev/null || cat "$kit/serve.out"
+  echo "training ended: exit $status"
+  exit "$status"
+fi
+
 mkdir -p "$run_dir"
 kept=docs/runs/$(basename "$run_dir")
 if ! compgen -G "$run_dir/checkpoint-*" > /dev/null && compgen -G "$kept/checkpoint-*" > /dev/null; then
@@ -25,6 +67,34 @@ if ! compgen -G "$run_dir/checkpoint-*" > /dev/null && compgen -G "$kept/checkpo
   mkdir -p "$run_dir/rollouts"
   gunzip -c "$kept/rollouts.jsonl.gz" > "$run_dir/rollouts/rollouts.jsonl"
 fi
+
+if [ "$mode" = detach ]; then
+  running && { echo "a detached run is already training (pid $(cat "$kit/train.pid"))"; exit 1; }
+  rm -f "$run_dir/STOP" "$kit/train.rc" "$kit/train.log" "$kit/train.pid"
+  limit=()
+  [ -n "${TRAIN_SECONDS:-}" ] && limit=(--stop_after_s "$TRAIN_SECONDS")
+  # setsid: a process session of its own, which the call's end does not kill (the device's README)
+  setsid bash -c '
+    echo $$ > "$0/train.pid"
+    . bench/gpu_serve.sh > "$0/serve.out" 2>&1 || { echo 1 > "$0/train.rc"; exit 1; }
+    status=0
+    watercolour train --config "$1" --stop_file "$2/STOP" --save_strategy steps --save_steps 5 --save_total_limit 2 "${@:3}" \
+      > "$0/train.log" 2>&1 || status=$?
+    echo $status > "$0/train.rc"' "$kit" "$config" "$run_dir" "${limit[@]}" "$@" < /dev/null > /dev/null 2>&1 &
+  healthy=0
+  for _ in $(seq 180); do
+    if curl -sf "http://127.0.0.1:$port/health" > /dev/null; then healthy=1; break; fi
+    [ -f "$kit/train.pid" ] && ! running && break
+    sleep 1
+  done
+  if [ $healthy = 0 ]; then
+    echo "the server did not answer"; cat "$kit/serve.out"; tail -20 "$kit/server.log"; exit 1
+  fi
+  curl -s "http://127.0.0.1:$port/health" | head -c 600; echo
+  echo "training in the background (pid $(cat "$kit/train.pid")): bash bench/gpu_learn.sh --wait SECONDS $config"
+  exit 0
+fi
+
 . bench/gpu_serve.sh
 status=0
 # A call ends at 10 minutes: the trainer saves and stops at the end of the step it is in once
@@ -32,29 +102,6 @@ status=0
 # time to pack what it made (a step takes about 40 s, the first after a start about 120 s)
 train_s=${TRAIN_SECONDS:-420}
 timeout --signal=INT $((train_s + 150)) watercolour train --config "$config" --stop_after_s "$train_s" "$@" 2>&1 \
-  | tee /tmp/kit/train.log || status=$?
-out=${OUT:-/tmp/kit/out}
-pack=$(mktemp -d)
-mkdir -p "$pack/record" "$pack/logs"
-cp /tmp/kit/train.log /tmp/kit/server.log "$pack/logs/"
-cp "$config" "$pack/record/config.yaml"
-if [ -f "$run_dir/rollouts/rollouts.jsonl" ]; then
-  gzip -c "$run_dir/rollouts/rollouts.jsonl" > "$pack/record/rollouts.jsonl.gz"
-fi
-cp "$run_dir/rollouts/curve.csv" "$pack/record/" 2>/dev/null || true
-last=$(ls -d "$run_dir"/checkpoint-* 2>/dev/null | sort -V | tail -1 || true)
-if [ -n "$last" ]; then
-  cp "$last/trainer_state.json" "$pack/record/"
-  # what a resumed run needs but the optimiser's state (twice the adapter): a new session's run
-  # starts Adam afresh, its learning rate warming up again (docs/gpu-run.md)
-  slim="$pack/record/$(basename "$last")"
-  mkdir -p "$slim"
-  for f in adapter_config.json adapter_model.safetensors trainer_state.json rng_state.pth; do
-    if [ -f "$last/$f" ]; then cp "$last/$f" "$slim/"; fi
-  done
-fi
-mkdir -p "$out"
-tar -C "$pack" -cf "$out/record.tar" record
-tar -C "$pack" -cf "$out/logs.tar" logs
-rm -rf "$pack"
+  | tee "$kit/train.log" || status=$?
+pack
 exit $status

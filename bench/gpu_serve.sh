@@ -2,15 +2,17 @@
 # `python3 bench/gpu_kit_up.py`: serves the environment on this machine's cores, on port 8000, and
 # returns once /health answers. The server serves the proxy half of the starter pool and reports
 # the gold half beside it (`watercolour pool split`, seed 0); it is stopped when the script exits.
-. /tmp/kit/env.sh
-[ -d /tmp/kit/split ] || watercolour pool split /tmp/kit/split
-export WATERCOLOUR_POOL=/tmp/kit/split/proxy WATERCOLOUR_GOLD_POOL=/tmp/kit/split/gold
-watercolour serve --port 8000 > /tmp/kit/server.log 2>&1 &
+# KIT (default /tmp/kit) and PORT (default 8000) move it, for the test that runs it here.
+KIT=${KIT:-/tmp/kit} PORT=${PORT:-8000}
+. "$KIT/env.sh"
+[ -d "$KIT/split" ] || watercolour pool split "$KIT/split"
+export WATERCOLOUR_POOL=$KIT/split/proxy WATERCOLOUR_GOLD_POOL=$KIT/split/gold
+watercolour serve --port "$PORT" > "$KIT/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 120); do
-  curl -sf http://127.0.0.1:8000/health > /dev/null && break
-  kill -0 $server 2>/dev/null || { tail -20 /tmp/kit/server.log; exit 1; }
+  curl -sf "http://127.0.0.1:$PORT/health" > /dev/null && break
+  kill -0 $server 2>/dev/null || { tail -20 "$KIT/server.log"; exit 1; }
   sleep 1
 done
-curl -s http://127.0.0.1:8000/health | head -c 600; echo
+curl -s "http://127.0.0.1:$PORT/health" | head -c 600; echo

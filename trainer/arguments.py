@@ -122,6 +122,13 @@ class WatercolourArguments:
             "and stops (a machine lent by the call: resume with --resume_from_checkpoint last)."
         },
     )
+    stop_file: str | None = field(
+        default=None,
+        metadata={
+            "help": "A file whose appearance ends the run at the end of the step in progress, with a checkpoint; "
+            "removed once taken (bench/gpu_learn.sh --stop)."
+        },
+    )
     max_unscored_share: float = field(
         default=0.25, metadata={"help": "Share of a step's rollouts that may go unscored before it logs an error."}
     )

@@ -33,6 +33,7 @@ from watercolour_trainer.processes import SharedRolloutLog, keep_multicast_off
 from watercolour_trainer.revisions import RevisionReward, give_tools
 from watercolour_trainer.rewards import EnvironmentReward
 from watercolour_trainer.rollouts import curve_rows
+from watercolour_trainer.stopping import StopWhenAsked
 
 log = logging.getLogger(__name__)
 
@@ -158,40 +159,12 @@ def main(argv: list[str] | None = None) -> None:
         trainer.generation_config.disable_compile = False
     log.info("%s", describe_training(trainer.model))
     StepLine(reward, rollouts).attach(trainer)
-    if args.stop_after_s is not None:
-        trainer.add_callback(StopAfter(args.stop_after_s))
+    if args.stop_after_s is not None or args.stop_file:
+        trainer.add_callback(StopWhenAsked(args.stop_after_s, args.stop_file))
     trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
     rollouts.flush()
     if rank == 0:
         summary(rollouts, time.perf_counter() - started)
-
-
-class StopAfter(TrainerCallback):
-    """Saves a checkpoint and stops at the end of the first step that ends `seconds` after training began.
-
-    A machine lent one call at a time ends the call at its limit; a run killed there loses every
-    step since its last checkpoint (docs/gpu-run.md). Stopping here keeps them all.
-    """
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self.began: float | None = None
-
-    def on_train_begin(self, args, state, control, **kwargs) -> None:  # noqa: ANN001, ANN003
-        """Starts the clock (after the model, the dataset and a resumed checkpoint are loaded)."""
-        self.began = time.monotonic()
-
-    def on_step_end(self, args, state, control, **kwargs):  # noqa: ANN001, ANN003, ANN201
-        """Asks the trainer to save and stop once the time is up."""
-        if self.began is not None and time.monotonic() - self.began >= self.seconds:
-            log.info(
-                "stop_after_s %.0f reached at step %d: saving a checkpoint and stopping",
-                self.seconds,
-                state.global_step,
-            )
-            control.should_save = True
-            control.should_training_stop = True
-        return control
 
 
 class StepLine(TrainerCallback):

@@ -113,6 +113,17 @@ def test_a_run_out_of_time_saves_the_step_it_finished_and_stops(server_url, tmp_
     assert entry["time/step_s"] >= entry["time/generation_s"] + entry["time/environment_s"] - 0.01
 
 
+def test_a_run_asked_to_stop_by_a_file_saves_the_step_it_finished_and_takes_the_file(server_url, tmp_path):
+    # the file is there before the first step ends, whatever the machine's speed: step 1 is the last
+    stop = tmp_path / "STOP"
+    stop.touch()
+    main(small_run(server_url, tmp_path / "run", "--max_steps", "3", "--stop_file", str(stop)))
+    assert [r["step"] for r in read_rollouts(tmp_path / "run")] == [1, 1]
+    state = json.loads((tmp_path / "run" / "checkpoint-1" / "trainer_state.json").read_text())
+    assert state["global_step"] == 1 and not (tmp_path / "run" / "checkpoint-2").exists()
+    assert not stop.exists()  # taken: a run resumed from checkpoint-1 goes on
+
+
 def test_resuming_without_a_checkpoint_is_refused_before_the_model_loads(server_url, tmp_path):
     from watercolour_env.errors import ConfigError
 

@@ -1,0 +1,134 @@
+"""On the GPU machine: packs a run's record, what `docs/runs/<name>/` keeps, into `record.tar`.
+
+    python3 bench/gpu_record.py RUN_DIR CONFIG OUT [LOG ...]
+
+Standard library only. Safe while the trainer still runs (`bench/gpu_learn.sh --wait`): the
+record is the newest checkpoint that is complete (its `trainer_state.json` written, which the
+trainer does after the adapter) and the rollouts up to that checkpoint's step, so that what
+comes back is one consistent state, from which a new session resumes. The run's later rollouts
+are made again by the resumed run; a line still being written is left out.
+
+`OUT/record.tar` holds `record/`: `rollouts.jsonl.gz` (every step from the first, up to the
+checkpoint's; no PNGs), `curve.csv` (its rows up to that step), `config.yaml`,
+`trainer_state.json`, and `checkpoint-<step>/` without the optimiser's state (the adapter, the
+trainer's state, the random generators'). `OUT/logs.tar` holds `logs/` with each LOG given. A
+call returns at most 8 files, each under 16 MiB (docs/gpu-run.md), hence two tars.
+Exit 0; 1 when RUN_DIR has no rollouts at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import gzip
+import io
+import json
+import re
+import shutil
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+SLIM = ("adapter_config.json", "adapter_model.safetensors", "trainer_state.json", "rng_state.pth")
+"""What a checkpoint keeps in the record: all but the optimiser's and the scheduler's state."""
+
+
+def newest_checkpoint(run_dir: Path) -> Path | None:
+    """The `checkpoint-<step>` folder of `run_dir` with the highest step whose `trainer_state.json` reads."""
+    steps = sorted(
+        (
+            (int(m.group(1)), p)
+            for p in run_dir.glob("checkpoint-*")
+            if (m := re.fullmatch(r"checkpoint-(\d+)", p.name))
+        ),
+        reverse=True,
+    )
+    for _, folder in steps:
+        try:
+            json.loads((folder / "trainer_state.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):  # not written yet, or being written
+            continue
+        return folder
+    return None
+
+
+def rollouts_up_to(jsonl: Path, last_step: int | None) -> tuple[bytes, int]:
+    """The complete lines of `jsonl` whose rollout's `step` <= `last_step` (all when None), and their count."""
+    kept = []
+    for line in jsonl.read_bytes().splitlines():
+        try:
+            step = json.loads(line)["step"]
+        except (ValueError, KeyError, TypeError):  # the line the trainer is writing, cut short
+            continue
+        if last_step is None or step <= last_step:
+            kept.append(line)
+    return b"".join(line + b"\n" for line in kept), len(kept)
+
+
+def curve_up_to(curve: Path, last_step: int | None) -> str:
+    """`curve.csv`'s header and its rows of steps <= `last_step` (all when None)."""
+    rows = list(csv.reader(io.StringIO(curve.read_text(encoding="utf-8"))))
+    if not rows:
+        return ""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")  # as csv.DictWriter wrote it
+    writer.writerow(rows[0])
+    writer.writerows(r for r in rows[1:] if r and (last_step is None or int(r[0]) <= last_step))
+    return out.getvalue()
+
+
+def pack(run_dir: Path, config: Path, out: Path, logs: list[Path]) -> str:
+    """Writes `out/record.tar` and `out/logs.tar`; returns one line saying what the record holds.
+
+    Raises:
+        FileNotFoundError: `run_dir` has no `rollouts/rollouts.jsonl`.
+    """
+    checkpoint = newest_checkpoint(run_dir)
+    step = int(checkpoint.name.split("-")[1]) if checkpoint else None
+    with tempfile.TemporaryDirectory() as tmp:
+        record = Path(tmp) / "record"
+        record.mkdir()
+        lines, count = rollouts_up_to(run_dir / "rollouts" / "rollouts.jsonl", step)
+        shutil.copyfile(config, record / "config.yaml")
+        (record / "rollouts.jsonl.gz").write_bytes(gzip.compress(lines))
+        curve = run_dir / "rollouts" / "curve.csv"
+        if curve.is_file():
+            (record / "curve.csv").write_text(curve_up_to(curve, step), encoding="utf-8", newline="")
+        if checkpoint:
+            slim = record / checkpoint.name
+            slim.mkdir()
+            for name in SLIM:
+                if (checkpoint / name).is_file():
+                    shutil.copyfile(checkpoint / name, slim / name)
+            shutil.copyfile(slim / "trainer_state.json", record / "trainer_state.json")
+        out.mkdir(parents=True, exist_ok=True)
+        with tarfile.open(out / "record.tar", "w") as tar:
+            tar.add(record, arcname="record")
+    with tarfile.open(out / "logs.tar", "w") as tar:
+        for log in logs:
+            if log.is_file():
+                tar.add(log, arcname=f"logs/{log.name}")
+    if checkpoint is None:
+        return f"record.tar: no checkpoint yet, {count} rollouts"
+    return f"record.tar: {checkpoint.name}, {count} rollouts up to its step"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line; see the module's docstring."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("run_dir", type=Path)
+    parser.add_argument("config", type=Path)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("logs", type=Path, nargs="*")
+    args = parser.parse_args(argv)
+    try:
+        print(pack(args.run_dir, args.config, args.out, args.logs))
+    except FileNotFoundError as error:
+        print(f"nothing to pack: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
