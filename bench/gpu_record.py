@@ -13,7 +13,8 @@ checkpoint's; no PNGs), `curve.csv` (its rows up to that step), `config.yaml`,
 `trainer_state.json`, and `checkpoint-<step>/` without the optimiser's state (the adapter, the
 trainer's state, the random generators'). `OUT/logs.tar` holds `logs/` with each LOG given. A
 call returns at most 8 files, each under 16 MiB (docs/gpu-run.md), hence two tars.
-Exit 0; 1 when RUN_DIR has no rollouts at all.
+Exit 0; 1 when RUN_DIR has no rollouts at all, or rollouts that are not one run's steps 1 to the
+checkpoint's (then `logs.tar` alone is written).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import csv
 import gzip
 import io
 import json
+import os
 import re
 import shutil
 import sys
@@ -53,9 +55,9 @@ def newest_checkpoint(run_dir: Path) -> Path | None:
     return None
 
 
-def rollouts_up_to(jsonl: Path, last_step: int | None) -> tuple[bytes, int]:
-    """The complete lines of `jsonl` whose rollout's `step` <= `last_step` (all when None), and their count."""
-    kept = []
+def rollouts_up_to(jsonl: Path, last_step: int | None) -> tuple[bytes, list[int]]:
+    """The complete lines of `jsonl` whose rollout's `step` <= `last_step` (all when None), and their steps."""
+    kept, steps = [], []
     for line in jsonl.read_bytes().splitlines():
         try:
             step = json.loads(line)["step"]
@@ -63,7 +65,8 @@ def rollouts_up_to(jsonl: Path, last_step: int | None) -> tuple[bytes, int]:
             continue
         if last_step is None or step <= last_step:
             kept.append(line)
-    return b"".join(line + b"\n" for line in kept), len(kept)
+            steps.append(step)
+    return b"".join(line + b"\n" for line in kept), steps
 
 
 def curve_up_to(curve: Path, last_step: int | None) -> str:
@@ -79,17 +82,32 @@ def curve_up_to(curve: Path, last_step: int | None) -> str:
 
 
 def pack(run_dir: Path, config: Path, out: Path, logs: list[Path]) -> str:
-    """Writes `out/record.tar` and `out/logs.tar`; returns one line saying what the record holds.
+    """Writes `out/logs.tar`, then `out/record.tar`; returns one line saying what the record holds.
+
+    Each tar is written beside its name and moved onto it, so that a call cut short leaves the
+    last whole one.
 
     Raises:
         FileNotFoundError: `run_dir` has no `rollouts/rollouts.jsonl`.
+        ValueError: the rollouts are not those of steps 1 to the checkpoint's, each at least
+            once, or the checkpoint's state names another step (a run started afresh beside a
+            kept checkpoint, say); no record is written.
     """
+    write_tar(out / "logs.tar", [(log, f"logs/{log.name}") for log in logs if log.is_file()])
     checkpoint = newest_checkpoint(run_dir)
     step = int(checkpoint.name.split("-")[1]) if checkpoint else None
+    lines, steps = rollouts_up_to(run_dir / "rollouts" / "rollouts.jsonl", step)
+    if checkpoint:
+        state = json.loads((checkpoint / "trainer_state.json").read_text(encoding="utf-8"))
+        if state.get("global_step") != step or set(steps) != set(range(1, step + 1)):
+            have = f"{min(steps)}-{max(steps)}" if steps else "none"
+            raise ValueError(
+                f"{checkpoint.name} (global_step {state.get('global_step')}) but rollouts of steps {have}, "
+                f"{len(set(steps))} distinct: not one run; not packed"
+            )
     with tempfile.TemporaryDirectory() as tmp:
         record = Path(tmp) / "record"
         record.mkdir()
-        lines, count = rollouts_up_to(run_dir / "rollouts" / "rollouts.jsonl", step)
         shutil.copyfile(config, record / "config.yaml")
         (record / "rollouts.jsonl.gz").write_bytes(gzip.compress(lines))
         curve = run_dir / "rollouts" / "curve.csv"
@@ -102,16 +120,20 @@ def pack(run_dir: Path, config: Path, out: Path, logs: list[Path]) -> str:
                 if (checkpoint / name).is_file():
                     shutil.copyfile(checkpoint / name, slim / name)
             shutil.copyfile(slim / "trainer_state.json", record / "trainer_state.json")
-        out.mkdir(parents=True, exist_ok=True)
-        with tarfile.open(out / "record.tar", "w") as tar:
-            tar.add(record, arcname="record")
-    with tarfile.open(out / "logs.tar", "w") as tar:
-        for log in logs:
-            if log.is_file():
-                tar.add(log, arcname=f"logs/{log.name}")
+        write_tar(out / "record.tar", [(record, "record")])
     if checkpoint is None:
-        return f"record.tar: no checkpoint yet, {count} rollouts"
-    return f"record.tar: {checkpoint.name}, {count} rollouts up to its step"
+        return f"record.tar: no checkpoint yet, {len(steps)} rollouts"
+    return f"record.tar: {checkpoint.name}, {len(steps)} rollouts up to its step"
+
+
+def write_tar(path: Path, members: list[tuple[Path, str]]) -> None:
+    """Writes a tar of `members` (path, name inside) to `path`, through `path`.part and a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_name(path.name + ".part")
+    with tarfile.open(part, "w") as tar:
+        for member, name in members:
+            tar.add(member, arcname=name)
+    os.replace(part, path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -126,6 +148,9 @@ def main(argv: list[str] | None = None) -> int:
         print(pack(args.run_dir, args.config, args.out, args.logs))
     except FileNotFoundError as error:
         print(f"nothing to pack: {error}", file=sys.stderr)
+        return 1
+    except ValueError as error:
+        print(f"record.tar not written: {error}", file=sys.stderr)
         return 1
     return 0
 

@@ -19,7 +19,6 @@ from datasets import Dataset
 from peft import LoraConfig
 from tqdm.auto import tqdm
 from transformers import TrainerCallback
-from transformers.trainer_utils import get_last_checkpoint
 from trl import GRPOTrainer
 
 from watercolour_env import WatercolourEnv
@@ -291,8 +290,9 @@ def describe_training(model) -> str:  # noqa: ANN001 (a transformers or peft mod
 def resume_checkpoint(value: str | None, output_dir: str) -> Path | None:
     """The checkpoint folder `--resume_from_checkpoint` names, or None when it names none.
 
-    `value` is a checkpoint folder, or `true`/`last` for the newest `checkpoint-<step>` in
-    `output_dir` (checkpoints come from `--save_strategy steps --save_steps N`).
+    `value` is a checkpoint folder, or `true`/`last` for the newest complete `checkpoint-<step>`
+    in `output_dir` (checkpoints come from `--save_strategy steps --save_steps N`); one whose
+    `trainer_state.json` is missing or does not read, as a save cut short leaves it, is passed over.
 
     Raises:
         ConfigError: the folder, or any checkpoint in `output_dir`, is missing.
@@ -300,10 +300,15 @@ def resume_checkpoint(value: str | None, output_dir: str) -> Path | None:
     if not value:
         return None
     if value.lower() in {"true", "last"}:
-        last = get_last_checkpoint(output_dir) if Path(output_dir).is_dir() else None
-        if last is None:
-            raise ConfigError(f"--resume_from_checkpoint {value}: no checkpoint-<step> folder in {output_dir}")
-        return Path(last)
+        found = [p for p in Path(output_dir).glob("checkpoint-*") if p.name.split("-", 1)[1].isdigit()]
+        for folder in sorted(found, key=lambda p: int(p.name.split("-", 1)[1]), reverse=True):
+            try:
+                json.loads((folder / "trainer_state.json").read_text(encoding="utf-8"))
+            except (OSError, ValueError):  # a save cut short (the machine went back): the one before
+                log.warning("%s is incomplete (no trainer_state.json that reads): passed over", folder)
+                continue
+            return folder
+        raise ConfigError(f"--resume_from_checkpoint {value}: no checkpoint-<step> folder in {output_dir}")
     if not (Path(value) / "trainer_state.json").is_file():
         raise ConfigError(f"--resume_from_checkpoint {value}: not a checkpoint folder (no trainer_state.json)")
     return Path(value)

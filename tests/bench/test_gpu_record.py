@@ -84,3 +84,30 @@ def test_a_run_without_a_checkpoint_keeps_every_complete_rollout(tmp_path):
 def test_the_command_says_when_there_is_nothing_to_pack(tmp_path, capsys):
     assert record.main([str(tmp_path), str(tmp_path / "c.yaml"), str(tmp_path)]) == 1
     assert "nothing to pack" in capsys.readouterr().err
+
+
+def test_a_fresh_run_beside_a_kept_checkpoint_is_not_packed(tmp_path, capsys):
+    # a run started without --resume_from_checkpoint in a folder that holds checkpoint-26: its
+    # rollouts are steps 1-2 of another run, and a record of both would pass for one
+    run = tmp_path / "run"
+    (run / "rollouts").mkdir(parents=True)
+    (run / "rollouts" / "rollouts.jsonl").write_text(rollout_line(1, 0) + "\n" + rollout_line(2, 0) + "\n")
+    (run / "checkpoint-26").mkdir()
+    (run / "checkpoint-26" / "trainer_state.json").write_text(json.dumps({"global_step": 26}))
+    (run / "c.yaml").write_text("output_dir: run\n")
+    (run / "train.log").write_text("step 2/100\n")
+    out = tmp_path / "out"
+    assert record.main([str(run), str(run / "c.yaml"), str(out), str(run / "train.log")]) == 1
+    assert "checkpoint-26 (global_step 26) but rollouts of steps 1-2, 2 distinct" in capsys.readouterr().err
+    assert sorted(p.name for p in out.iterdir()) == ["logs.tar"]  # the logs say why
+
+
+def test_the_tars_are_written_whole_or_not_at_all(tmp_path):
+    run = tmp_path / "run"
+    a_run_mid_step(run)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "record.tar").write_bytes(b"an earlier pack")
+    record.pack(run, run / "config.yaml", out, [])
+    assert sorted(p.name for p in out.iterdir()) == ["logs.tar", "record.tar"]  # no .part left
+    assert tarfile.is_tarfile(out / "record.tar")

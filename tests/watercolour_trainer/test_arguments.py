@@ -217,3 +217,18 @@ def test_revisions_parse_with_the_reward_they_pay():
     assert (args.revisions, args.revision_reward) == (2, "best")
     args, _ = parse_arguments(cpu)
     assert (args.revisions, args.revision_reward) == (0, "last")
+
+
+def test_resuming_from_the_last_checkpoint_passes_over_a_save_cut_short(tmp_path):
+    from watercolour_trainer.train import resume_checkpoint
+
+    for step, state in [(5, '{"global_step": 5}'), (10, '{"global_step": 10}'), (15, '{"global_st')]:
+        (tmp_path / f"checkpoint-{step}").mkdir()
+        (tmp_path / f"checkpoint-{step}" / "trainer_state.json").write_text(state)
+    (tmp_path / "checkpoint-20").mkdir()  # the adapter written, the state not yet
+    (tmp_path / "checkpoint-9-old").mkdir()
+    assert resume_checkpoint("last", str(tmp_path)) == tmp_path / "checkpoint-10"  # not 9 < 10 as text
+    for step in (5, 10):
+        (tmp_path / f"checkpoint-{step}" / "trainer_state.json").unlink()
+    with pytest.raises(ConfigError, match="no checkpoint-<step> folder"):
+        resume_checkpoint("last", str(tmp_path))
