@@ -126,7 +126,7 @@ class WatercolourArguments:
         default=None,
         metadata={
             "help": "A file whose appearance ends the run at the end of the step in progress, with a checkpoint; "
-            "removed once taken (bench/gpu_learn.sh --stop)."
+            "removed when the run has ended (bench/gpu_learn.sh --stop)."
         },
     )
     max_unscored_share: float = field(

@@ -23,7 +23,8 @@ class StopWhenAsked(TrainerCallback):
         seconds: a request made by the clock: this many wall-clock seconds after training began
             (after the model, the dataset and a resumed checkpoint loaded); None for no limit.
         stop_file: a request made by hand: the step in progress when this file appears is the
-            last. The file is removed once the request is taken, so that a run resumed from the
+            last. The main process removes the file when training has ended, not before (every
+            process of a run must see it at the same step), so that a run resumed from the
             checkpoint does not stop at once. None for none.
     """
 
@@ -31,6 +32,7 @@ class StopWhenAsked(TrainerCallback):
         self.seconds = seconds
         self.stop_file = Path(stop_file) if stop_file else None
         self.began: float | None = None
+        self.taken = False
 
     def on_train_begin(self, args, state, control, **kwargs) -> None:  # noqa: ANN001, ANN003
         """Starts the clock."""
@@ -42,10 +44,15 @@ class StopWhenAsked(TrainerCallback):
         if self.seconds is not None and self.began is not None and time.monotonic() - self.began >= self.seconds:
             reason = f"stop_after_s {self.seconds:.0f} reached"
         if self.stop_file is not None and self.stop_file.exists():
-            self.stop_file.unlink(missing_ok=True)
+            self.taken = True
             reason = f"{self.stop_file} appeared"
         if reason:
             log.info("%s at step %d: saving a checkpoint and stopping", reason, state.global_step)
             control.should_save = True
             control.should_training_stop = True
         return control
+
+    def on_train_end(self, args, state, control, **kwargs) -> None:  # noqa: ANN001, ANN003
+        """Removes the stop file that ended the run (the main process only)."""
+        if self.taken and state.is_world_process_zero:
+            self.stop_file.unlink(missing_ok=True)
