@@ -38,7 +38,7 @@ shift || true
 # output_dir's value, without quotes or a comment; the trainer gets it absolute (below)
 run_dir=$(sed -n 's/^output_dir: *//p' "$config" | sed 's/ \{1,\}#.*//; s/^["'"'"']//; s/["'"'"'] *$//')
 [ -n "$run_dir" ] || { echo "$config has no output_dir"; exit 2; }
-kit=${KIT:-/tmp/kit} port=${PORT:-8000}  # moved by the test that runs this here
+kit=${KIT_DIR:-/tmp/kit} port=${KIT_PORT:-8000}  # moved by the test that runs this here
 out=${OUT:-$kit/out}
 # a process group, the detached run's (setsid): the wrapper, the server, the trainer, Chromium
 group() { cat "$kit/train.pid" 2> /dev/null; }

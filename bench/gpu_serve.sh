@@ -2,8 +2,8 @@
 # `python3 bench/gpu_kit_up.py`: serves the environment on this machine's cores, on port 8000, and
 # returns once /health answers. The server serves the proxy half of the starter pool and reports
 # the gold half beside it (`watercolour pool split`, seed 0); it is stopped when the script exits.
-# KIT (default /tmp/kit) and PORT (default 8000) move it, for the test that runs it here.
-KIT=${KIT:-/tmp/kit} PORT=${PORT:-8000}
+# KIT_DIR (default /tmp/kit) and KIT_PORT (default 8000) move it, for the test that runs it here.
+KIT=${KIT_DIR:-/tmp/kit} PORT=${KIT_PORT:-8000}
 . "$KIT/env.sh"
 [ -d "$KIT/split" ] || watercolour pool split "$KIT/split"
 export WATERCOLOUR_POOL=$KIT/split/proxy WATERCOLOUR_GOLD_POOL=$KIT/split/gold

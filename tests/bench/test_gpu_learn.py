@@ -45,7 +45,7 @@ def test_a_detached_run_outlives_its_call_and_stops_with_a_checkpoint_when_asked
     config.write_text(
         (REPO / "trainer" / "configs" / "demo.yaml").read_text().replace("output_dir: runs/demo", f"output_dir: {run}")
     )
-    env = {**os.environ, "KIT": str(kit), "PORT": str(port), "OUT": str(tmp_path / "out")}
+    env = {**os.environ, "KIT_DIR": str(kit), "KIT_PORT": str(port), "OUT": str(tmp_path / "out")}
     small = ["--", "--env_url", f"http://127.0.0.1:{port}", "--max_steps", "30", "--num_generations", "2"]
     small += ["--per_device_train_batch_size", "2", "--max_completion_length", "16", "--n_prompts", "4"]
     small += ["--episode_timeout_s", "30"]  # a dead server's step ends at it
