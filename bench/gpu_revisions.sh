@@ -5,9 +5,9 @@
 #
 # Serves the environment (bench/gpu_serve.sh), teaches the policy the tool form (`watercolour sft`
 # with trainer/configs/sft-tools.yaml: 48 warm-start sketches, 3 to an example, answered by the
-# server's critiques) unless runs/sft-tools holds an adapter from an earlier call, then plays
-# EPISODES (default 64) episodes of 3 paintings with it and scores every painting alone
-# (bench/revision_turns.py). Leaves under $OUT: turns.json (the table, every turn's record),
+# server's critiques) unless runs/sft-tools holds an adapter from an earlier call, or the one kept in
+# the repository (docs/runs/sft-tools, copied there); then plays EPISODES (default 64) episodes of
+# 3 paintings with it and scores every painting alone (bench/revision_turns.py). Leaves under $OUT: turns.json (the table, every turn's record),
 # sft-tools.tar (the adapter and its provenance) and logs.tar. SFT_ARGS and TURNS_ARGS are added
 # to the two commands (a check on a CPU: SFT_ARGS="--max_steps 1" TURNS_ARGS="--max-new-tokens 64").
 set -euo pipefail
@@ -16,6 +16,9 @@ episodes=${1:-64}
 out=${OUT:-/tmp/kit/out}
 mkdir -p "$out" /tmp/kit/logs
 status=0
+if [ ! -f runs/sft-tools/adapter_model.safetensors ] && [ -f docs/runs/sft-tools/adapter_model.safetensors ]; then
+  mkdir -p runs && cp -r docs/runs/sft-tools runs/
+fi
 if [ ! -f runs/sft-tools/adapter_model.safetensors ]; then
   timeout 300 watercolour sft --config trainer/configs/sft-tools.yaml --env_url http://127.0.0.1:8000 \
     ${SFT_ARGS:-} > /tmp/kit/logs/sft.log 2>&1 || status=$?

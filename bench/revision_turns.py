@@ -19,6 +19,7 @@ import argparse
 import json
 import statistics
 import time
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -62,8 +63,27 @@ def finish(episode, last_words: str):  # noqa: ANN001, ANN201 (a PaintingEpisode
         return None
 
 
+def sessions_of(env_url: str) -> dict:
+    """The server's sessions, `{"live": int, "capacity": int}` (its /health)."""
+    with urllib.request.urlopen(f"{env_url.rstrip('/')}/health", timeout=30) as response:
+        return json.load(response)["sessions"]
+
+
+def released(env_url: str, live: int, within_s: float = 30.0) -> None:
+    """Waits until at most `live` sessions are open on the server; RuntimeError after `within_s`."""
+    deadline = time.monotonic() + within_s
+    while (now := sessions_of(env_url)["live"]) > live:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the server still holds {now} sessions after {within_s:.0f} s")
+        time.sleep(0.2)
+
+
 def main() -> None:
     args = parse()
+    before = sessions_of(args.env_url)
+    sessions = before["capacity"] - before["live"]
+    if args.episodes > sessions:
+        raise SystemExit(f"--episodes {args.episodes} is more than the server's {sessions} free sessions")
     from trl.chat_template_utils import add_response_schema, parse_response
 
     from watercolour_env import WatercolourAction, WatercolourEnv
@@ -84,6 +104,7 @@ def main() -> None:
 
     with WatercolourEnv(base_url=args.env_url).sync() as env:
         start = env.reset(seed=args.base_seed, subject=args.subject, revisions=args.revisions).observation
+    released(args.env_url, before["live"])
     seeds = [args.base_seed + i for i in range(args.episodes)]
     episodes = [PaintingEpisode(args.env_url, args.revisions) for _ in seeds]
     for episode, seed in zip(episodes, seeds, strict=True):
@@ -142,6 +163,9 @@ def main() -> None:
         print(f"turn {turn}: {len(calls)} of {len(texts)} replies called paint", flush=True)
     with ThreadPoolExecutor(16) as pool:
         finals = list(pool.map(finish, episodes, last_words))
+    for episode in episodes:  # their sessions go back before each painting is scored alone
+        episode._close()
+    released(args.env_url, before["live"])
 
     def alone(job: tuple[int, str]) -> float | None:
         seed, sketch = job
@@ -150,7 +174,7 @@ def main() -> None:
             return env.step(WatercolourAction(reply=sketch)).reward
 
     jobs = [(seeds[i], t.reply) for i, e in enumerate(episodes) for t in e.turns]
-    with ThreadPoolExecutor(16) as pool:
+    with ThreadPoolExecutor(min(16, sessions)) as pool:
         rewards = iter(list(pool.map(alone, jobs)))
     table = []
     per_episode = [[next(rewards) for _ in e.turns] for e in episodes]
@@ -175,8 +199,6 @@ def main() -> None:
                 "t": round(t, 2) if t is not None and n else None,
             }
         )
-    for episode in episodes:
-        episode._close()
     episode_rewards = [f.reward for f in finals if f is not None]
     result = {
         "device": torch.cuda.get_device_name(0) if device == "cuda" else "cpu",

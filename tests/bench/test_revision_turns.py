@@ -6,14 +6,26 @@ import sys
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, serving
 
 pytestmark = [pytest.mark.slow, pytest.mark.server, pytest.mark.browser, pytest.mark.train]
 
 
-def test_the_turn_table_counts_each_turn_and_scores_each_painting_alone(server_url, tool_policy, tmp_path):
+@pytest.fixture(scope="module")
+def two_sessions():
+    """A server that holds two sessions at once: the episodes' own must go back before scoring alone."""
+    from watercolour_env.server.app import build_app
+    from watercolour_env.server.settings import load_settings
+
+    app = build_app(load_settings(render_workers=2, render_deadline_s=10, max_concurrent_envs=2))
+    with serving(app) as url:
+        yield url
+    app.state.renderer.close()
+
+
+def test_the_turn_table_counts_each_turn_and_scores_each_painting_alone(two_sessions, tool_policy, tmp_path):
     out = tmp_path / "turns.json"
-    command = [sys.executable, str(REPO / "bench" / "revision_turns.py"), "--env-url", server_url]
+    command = [sys.executable, str(REPO / "bench" / "revision_turns.py"), "--env-url", two_sessions]
     command += ["--model", str(tool_policy), "--episodes", "2", "--revisions", "1", "--base-seed", "0"]
     command += ["--temperature", "0.05", "--max-new-tokens", "300", "--out", str(out)]
     run = subprocess.run(command, capture_output=True, text=True, timeout=900, cwd=REPO)
@@ -37,3 +49,12 @@ def test_the_turn_table_counts_each_turn_and_scores_each_painting_alone(server_u
         "1st",
         "t",
     ]
+
+
+def test_more_episodes_than_the_server_holds_are_refused_before_the_policy_loads(two_sessions, tmp_path):
+    command = [sys.executable, str(REPO / "bench" / "revision_turns.py"), "--env-url", two_sessions]
+    command += ["--episodes", "3", "--out", str(tmp_path / "turns.json")]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert run.returncode == 1
+    assert "--episodes 3 is more than the server's 2 free sessions" in run.stderr
+    assert not (tmp_path / "turns.json").exists()
