@@ -16,6 +16,9 @@ What it measures, and why (the seed's analysis of its HPSv3-only run):
   classes g, p the class share and m its mean reward;
 - the change of the per-step best and median: better tails or a better middle;
 - each reward component's mean and its Pearson correlation with the reward;
+- for a run served with a gold scorer, the proxy and the gold on the same paintings, by third and
+  by `WINDOW` steps, the window where the gold peaked and the step from which the proxy stays
+  above the gold: the gold falling while the proxy climbs is reward over-optimisation;
 - `frac_reward_zero_std` per step (the share of groups whose rewards are all equal: no gradient);
 - how alike a step's replies are (`alike`: the mean Jaccard similarity of their sets of lines over
   every pair, 1 when all are one reply) and the policy's token entropy (TRL's `entropy`, from the
@@ -43,6 +46,9 @@ from watercolour_trainer.report import GOLD, PROXY, plot
 
 BAD_REWARD = 0.3
 """A painting under this reward is "bad" in the decomposition (the seed's threshold)."""
+WINDOW = 10
+"""Steps to a window of the proxy and the gold: ten windows for a run of 100 steps, whose thirds
+hid the gold's fall (it peaked in steps 61-70 and fell after, docs/LOG.md, thirteenth session)."""
 
 
 _COPIED = Violation.COPIED_REFERENCE.value
@@ -257,6 +263,7 @@ def analyze(rollouts: list[dict], log_history: list[dict] | None = None) -> dict
         "unscored_share": sum(r["reward"] is None for r in rollouts) / len(rollouts),
         "per_step": per_step,
         "proxy_and_gold": gold_rows,
+        "proxy_and_gold_windows": windows(by_step, steps),
         "time_split": time_split(log_history or []),
     }
 
@@ -310,6 +317,48 @@ def proxy_and_gold(by_step: dict[int, list[dict]], parts: list[list[int]]) -> li
             }
         )
     return rows if any(row["paintings"] for row in rows) else None
+
+
+def windows(by_step: dict[int, list[dict]], steps: list[int], width: int = WINDOW) -> dict | None:
+    """The proxy and the gold by `width` steps; where the gold peaked and the proxy passed it for good.
+
+    Over the paintings that have both values; None for a run without gold.
+
+    Returns:
+        {"windows": [{"steps": "a-b", "paintings", "proxy", "gold", "gap": proxy - gold}] over runs
+        of `width` recorded steps (the last may be shorter), "gold_peak": the "a-b" of the window
+        with the highest gold (the checkpoint to keep), "proxy_above_from": the first step from
+        which every later step's mean proxy is above its mean gold, None when the last step's is
+        not (steps without both values are skipped)}.
+    """
+    pairs = {
+        s: [
+            (p, g)
+            for r in by_step[s]
+            if (p := _component(r, PROXY)) is not None and (g := _component(r, GOLD)) is not None
+        ]
+        for s in steps
+    }
+    rows = []
+    for start in range(0, len(steps), width):
+        part = steps[start : start + width]
+        both = [pair for s in part for pair in pairs[s]]
+        if both:
+            proxy, gold = _mean([p for p, _ in both]), _mean([g for _, g in both])
+            rows.append({"steps": f"{part[0]}-{part[-1]}", "paintings": len(both), "proxy": proxy, "gold": gold})
+            rows[-1]["gap"] = proxy - gold
+    if not rows:
+        return None
+    above_from = None
+    for s in reversed([s for s in steps if pairs[s]]):
+        if _mean([p for p, _ in pairs[s]]) <= _mean([g for _, g in pairs[s]]):
+            break
+        above_from = s
+    return {
+        "windows": rows,
+        "gold_peak": max(rows, key=lambda row: row["gold"])["steps"],
+        "proxy_above_from": above_from,
+    }
 
 
 def trainer_log(source: Path) -> list[dict]:

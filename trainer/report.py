@@ -65,6 +65,23 @@ def table(result: dict) -> str:
                 f"{row['third']:<7} {row['paintings']:>5} paintings  proxy {_fmt(row['proxy'])}  "
                 f"gold {_fmt(row['gold'])}"
             )
+    if by := result.get("proxy_and_gold_windows"):
+        lines += ["", "the same, by windows of steps:", "steps      paintings  proxy   gold    gap"]
+        for row in by["windows"]:
+            lines.append(
+                f"{row['steps']:<10} {row['paintings']:>9} {_fmt(row['proxy']):>6} {_fmt(row['gold']):>6} "
+                f"{row['gap']:>+6.3f}"
+            )
+        peak = next(row for row in by["windows"] if row["steps"] == by["gold_peak"])
+        above = by["proxy_above_from"]
+        lines.append(
+            f"the gold's best steps: {by['gold_peak']} ({_fmt(peak['gold'])}); "
+            + (
+                f"the proxy above the gold in every step from step {above}: over-optimisation"
+                if above is not None
+                else "the proxy not above the gold at the last step"
+            )
+        )
     if split := result.get("time_split"):
         lines += [
             "",

@@ -131,3 +131,31 @@ def test_the_command_writes_json_and_a_plot_and_names_a_missing_run(tmp_path):
     assert Image.open(tmp_path / "rollouts" / "analysis.png").size == (800, 600)
     missing = subprocess.run([WATERCOLOUR, "analyze", str(tmp_path / "nothing")], capture_output=True, text=True)
     assert missing.returncode == 2 and "no rollouts.jsonl" in missing.stderr
+
+
+def paired(step, proxy, gold):
+    r = rollout(step, 0, proxy)
+    r["components"].append({"name": "gold", "value": gold})
+    return r
+
+
+def test_the_proxy_and_the_gold_by_window_find_the_gold_peak_and_where_the_proxy_passed_it():
+    from watercolour_trainer.analyze import windows
+
+    # steps 1-5; the proxy above the gold at step 1 (noise), below at 2, above from 3 to the end
+    run = [paired(1, 0.7, 0.6), paired(2, 0.5, 0.7), paired(3, 0.8, 0.7), paired(4, 0.9, 0.5), paired(5, 0.9, 0.4)]
+    run.append(rollout(5, 1, 0.1))  # no gold: in neither mean
+    by_step = {s: [r for r in run if r["step"] == s] for s in range(1, 6)}
+    result = windows(by_step, [1, 2, 3, 4, 5], width=2)
+    rows = result["windows"]
+    assert [row["steps"] for row in rows] == ["1-2", "3-4", "5-5"]
+    assert [row["paintings"] for row in rows] == [2, 2, 1]
+    assert [row["proxy"] for row in rows] == pytest.approx([0.6, 0.85, 0.9])
+    assert [row["gold"] for row in rows] == pytest.approx([0.65, 0.6, 0.4])
+    assert [row["gap"] for row in rows] == pytest.approx([-0.05, 0.25, 0.5])
+    assert result["gold_peak"] == "1-2" and result["proxy_above_from"] == 3
+    run.append(paired(6, 0.5, 0.9))  # the gold back above at the last step: no over-optimisation
+    by_step[6] = run[-1:]
+    assert windows(by_step, [1, 2, 3, 4, 5, 6], width=2)["proxy_above_from"] is None
+    assert windows({1: [rollout(1, 0, 0.5)]}, [1]) is None  # a run served without gold
+    assert analyze(run)["proxy_and_gold_windows"]["windows"][0]["steps"] == "1-6"  # ten steps a window
