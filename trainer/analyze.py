@@ -17,8 +17,8 @@ What it measures, and why (the seed's analysis of its HPSv3-only run):
 - the change of the per-step best and median: better tails or a better middle;
 - each reward component's mean and its Pearson correlation with the reward;
 - for a run served with a gold scorer, the proxy and the gold on the same paintings, by third and
-  by `WINDOW` steps, the window where the gold peaked and the step from which the proxy stays
-  above the gold: the gold falling while the proxy climbs is reward over-optimisation;
+  by `gold.WINDOW` steps, and whether the gold fell from its peak while the proxy climbed: reward
+  over-optimisation (`watercolour_trainer.gold`);
 - `frac_reward_zero_std` per step (the share of groups whose rewards are all equal: no gradient);
 - how alike a step's replies are (`alike`: the mean Jaccard similarity of their sets of lines over
   every pair, 1 when all are one reply) and the policy's token entropy (TRL's `entropy`, from the
@@ -42,14 +42,11 @@ from pathlib import Path
 from watercolour_env.errors import ConfigError
 from watercolour_env.rollout import rollouts_file
 from watercolour_env.terms import Violation
+from watercolour_trainer.gold import by_third, component, windows
 from watercolour_trainer.report import GOLD, PROXY, plot
 
 BAD_REWARD = 0.3
 """A painting under this reward is "bad" in the decomposition (the seed's threshold)."""
-WINDOW = 10
-"""Steps to a window of the proxy and the gold: ten windows for a run of 100 steps, whose thirds
-hid the gold's fall (it peaked in steps 61-70 and fell after, docs/LOG.md, thirteenth session)."""
-
 
 _COPIED = Violation.COPIED_REFERENCE.value
 
@@ -191,8 +188,8 @@ def analyze(rollouts: list[dict], log_history: list[dict] | None = None) -> dict
                 else None,
                 "gate_fail_share": sum(r["status"] == "rejected" for r in at) / len(at),
                 "unscored_share": sum(r["reward"] is None for r in at) / len(at),
-                "proxy_mean": _mean([v for r in at if (v := _component(r, PROXY)) is not None]),
-                "gold_mean": _mean([v for r in at if (v := _component(r, GOLD)) is not None]),
+                "proxy_mean": _mean([v for r in at if (v := component(r, PROXY)) is not None]),
+                "gold_mean": _mean([v for r in at if (v := component(r, GOLD)) is not None]),
                 "alike": alike([r["completion"] for r in at if r.get("completion") is not None]),
                 "entropy": entropy.get(step),
             }
@@ -233,11 +230,11 @@ def analyze(rollouts: list[dict], log_history: list[dict] | None = None) -> dict
     components = defaultdict(list)
     for r in scored:
         for c in r.get("components", []):
-            if c.get("value") is not None:
-                components[c["name"]].append((c["value"], r["reward"]))
+            if (value := component(r, c.get("name"))) is not None:
+                components[c["name"]].append((value, r["reward"]))
     shape_pairs = [(n, r["reward"]) for r in scored if (n := shapes_of(r)) is not None]
     first, last = third_rows[0], third_rows[-1]
-    gold_rows = proxy_and_gold(by_step, thirds(steps))
+    gold_rows = by_third(by_step, thirds(steps))
 
     def change(key: str) -> float | None:
         return None if first[key] is None or last[key] is None else last[key] - first[key]
@@ -263,7 +260,7 @@ def analyze(rollouts: list[dict], log_history: list[dict] | None = None) -> dict
         "unscored_share": sum(r["reward"] is None for r in rollouts) / len(rollouts),
         "per_step": per_step,
         "proxy_and_gold": gold_rows,
-        "proxy_and_gold_windows": windows(by_step, steps),
+        "proxy_and_gold_windows": windows(by_step),
         "time_split": time_split(log_history or []),
     }
 
@@ -291,76 +288,6 @@ def time_split(log_history: list[dict]) -> dict | None:
     }
 
 
-def _component(rollout: dict, name: str) -> float | None:
-    return next((c.get("value") for c in rollout.get("components", []) if c.get("name") == name), None)
-
-
-def proxy_and_gold(by_step: dict[int, list[dict]], parts: list[list[int]]) -> list[dict] | None:
-    """Per third, the mean proxy and gold values over the rollouts that have both; None without gold.
-
-    The proxy rising while the gold falls is reward over-optimisation (`watercolour_env.curate.split`).
-    """
-    rows = []
-    for name, part in zip(("first", "middle", "last"), parts, strict=True):
-        pairs = [
-            (p, g)
-            for s in part
-            for r in by_step[s]
-            if (p := _component(r, PROXY)) is not None and (g := _component(r, GOLD)) is not None
-        ]
-        rows.append(
-            {
-                "third": name,
-                "paintings": len(pairs),
-                "proxy": _mean([p for p, _ in pairs]),
-                "gold": _mean([g for _, g in pairs]),
-            }
-        )
-    return rows if any(row["paintings"] for row in rows) else None
-
-
-def windows(by_step: dict[int, list[dict]], steps: list[int], width: int = WINDOW) -> dict | None:
-    """The proxy and the gold by `width` steps; where the gold peaked and the proxy passed it for good.
-
-    Over the paintings that have both values; None for a run without gold.
-
-    Returns:
-        {"windows": [{"steps": "a-b", "paintings", "proxy", "gold", "gap": proxy - gold}] over runs
-        of `width` recorded steps (the last may be shorter), "gold_peak": the "a-b" of the window
-        with the highest gold (the checkpoint to keep), "proxy_above_from": the first step from
-        which every later step's mean proxy is above its mean gold, None when the last step's is
-        not (steps without both values are skipped)}.
-    """
-    pairs = {
-        s: [
-            (p, g)
-            for r in by_step[s]
-            if (p := _component(r, PROXY)) is not None and (g := _component(r, GOLD)) is not None
-        ]
-        for s in steps
-    }
-    rows = []
-    for start in range(0, len(steps), width):
-        part = steps[start : start + width]
-        both = [pair for s in part for pair in pairs[s]]
-        if both:
-            proxy, gold = _mean([p for p, _ in both]), _mean([g for _, g in both])
-            rows.append({"steps": f"{part[0]}-{part[-1]}", "paintings": len(both), "proxy": proxy, "gold": gold})
-            rows[-1]["gap"] = proxy - gold
-    if not rows:
-        return None
-    above_from = None
-    for s in reversed([s for s in steps if pairs[s]]):
-        if _mean([p for p, _ in pairs[s]]) <= _mean([g for _, g in pairs[s]]):
-            break
-        above_from = s
-    return {
-        "windows": rows,
-        "gold_peak": max(rows, key=lambda row: row["gold"])["steps"],
-        "proxy_above_from": above_from,
-    }
-
-
 def trainer_log(source: Path) -> list[dict]:
     """The trainer's `log_history` for a rollouts file; [] when there is none.
 
@@ -371,9 +298,12 @@ def trainer_log(source: Path) -> list[dict]:
     for candidate in (source.parent / "trainer_state.json", *reversed(checkpoints)):
         if candidate.is_file():
             try:
-                return json.loads(candidate.read_text()).get("log_history", [])
+                history = json.loads(candidate.read_text()).get("log_history", [])
             except (ValueError, AttributeError):
                 return []
+            if not isinstance(history, list):
+                raise ConfigError(f"{candidate}: log_history is not a list")
+            return [e for e in history if isinstance(e, dict)]
     return []
 
 
@@ -387,7 +317,7 @@ def run(run_dir: Path) -> tuple[dict, Path]:
     source = rollouts_file(Path(run_dir))
     try:
         result = analyze(load_rollouts(source), trainer_log(source))
-    except (KeyError, TypeError) as err:  # a field the trainer always writes is missing or of another type
+    except (KeyError, TypeError, AttributeError) as err:  # a field the trainer writes is missing or of another type
         raise ConfigError(f"{source}: not a run's rollouts ({type(err).__name__}: {err})") from err
     (source.parent / "analysis.json").write_text(json.dumps(result, indent=1) + "\n")
     plot(result, source.parent / "analysis.png")

@@ -72,16 +72,18 @@ def table(result: dict) -> str:
                 f"{row['steps']:<10} {row['paintings']:>9} {_fmt(row['proxy']):>6} {_fmt(row['gold']):>6} "
                 f"{row['gap']:>+6.3f}"
             )
-        peak = next(row for row in by["windows"] if row["steps"] == by["gold_peak"])
-        above = by["proxy_above_from"]
-        lines.append(
-            f"the gold's best steps: {by['gold_peak']} ({_fmt(peak['gold'])}); "
-            + (
-                f"the proxy above the gold in every step from step {above}: over-optimisation"
-                if above is not None
-                else "the proxy not above the gold at the last step"
+        if by["windows"][-1]["steps"] == by["gold_peak"]:
+            lines.append(f"the gold is at its best in the last steps, {by['gold_peak']}: no over-optimisation")
+        else:
+            verdict = "over-optimisation" if by["over_optimisation"] else "not over-optimisation by this test"
+            lines.append(
+                f"since the gold's best steps, {by['gold_peak']}: gold {-by['gold_fall']:+.3f} "
+                f"(2 s.e. {2 * by['gold_fall_se']:.3f}), proxy {by['proxy_rise']:+.3f}: {verdict}"
             )
-        )
+        if by["proxy_above_from"] is not None:
+            lines.append(
+                f"the proxy above the gold in every step from step {by['proxy_above_from']} (levels, not a verdict)"
+            )
     if split := result.get("time_split"):
         lines += [
             "",

@@ -139,23 +139,62 @@ def paired(step, proxy, gold):
     return r
 
 
-def test_the_proxy_and_the_gold_by_window_find_the_gold_peak_and_where_the_proxy_passed_it():
-    from watercolour_trainer.analyze import windows
+def by_steps(run):
+    return {s: [r for r in run if r["step"] == s] for s in sorted({r["step"] for r in run})}
 
-    # steps 1-5; the proxy above the gold at step 1 (noise), below at 2, above from 3 to the end
-    run = [paired(1, 0.7, 0.6), paired(2, 0.5, 0.7), paired(3, 0.8, 0.7), paired(4, 0.9, 0.5), paired(5, 0.9, 0.4)]
-    run.append(rollout(5, 1, 0.1))  # no gold: in neither mean
-    by_step = {s: [r for r in run if r["step"] == s] for s in range(1, 6)}
-    result = windows(by_step, [1, 2, 3, 4, 5], width=2)
+
+def test_the_gold_falling_from_its_peak_while_the_proxy_climbs_is_over_optimisation():
+    from watercolour_trainer.gold import windows
+
+    run = [paired(1, 0.7, 0.6), paired(2, 0.5, 0.7), paired(3, 0.8, 0.9), paired(3, 0.8, 0.7), paired(4, 0.9, 0.5)]
+    run += [paired(5, 0.9, 0.4), rollout(5, 1, 0.1), paired(6, 0.95, 0.45)]  # rollout(5, 1): no gold, in no mean
+    result = windows(by_steps(run), width=2)
     rows = result["windows"]
-    assert [row["steps"] for row in rows] == ["1-2", "3-4", "5-5"]
-    assert [row["paintings"] for row in rows] == [2, 2, 1]
-    assert [row["proxy"] for row in rows] == pytest.approx([0.6, 0.85, 0.9])
-    assert [row["gold"] for row in rows] == pytest.approx([0.65, 0.6, 0.4])
-    assert [row["gap"] for row in rows] == pytest.approx([-0.05, 0.25, 0.5])
-    assert result["gold_peak"] == "1-2" and result["proxy_above_from"] == 3
-    run.append(paired(6, 0.5, 0.9))  # the gold back above at the last step: no over-optimisation
-    by_step[6] = run[-1:]
-    assert windows(by_step, [1, 2, 3, 4, 5, 6], width=2)["proxy_above_from"] is None
-    assert windows({1: [rollout(1, 0, 0.5)]}, [1]) is None  # a run served without gold
-    assert analyze(run)["proxy_and_gold_windows"]["windows"][0]["steps"] == "1-6"  # ten steps a window
+    assert [row["steps"] for row in rows] == ["1-2", "3-4", "5-6"]
+    assert [row["paintings"] for row in rows] == [2, 3, 2]
+    assert [row["proxy"] for row in rows] == pytest.approx([0.6, 2.5 / 3, 0.925])
+    assert [row["gold"] for row in rows] == pytest.approx([0.65, 0.7, 0.425])
+    assert [row["gap"] for row in rows] == pytest.approx([-0.05, 2.5 / 3 - 0.7, 0.5])
+    # peak 3-4 (gold 0.7, variance 0.04 over 3); last 5-6 (gold 0.425, variance 0.00125 over 2)
+    assert result["gold_peak"] == "3-4"
+    assert result["gold_fall"] == pytest.approx(0.275)
+    assert result["gold_fall_se"] == pytest.approx((0.04 / 3 + 0.00125 / 2) ** 0.5)  # 0.118: 2 s.e. 0.236 < 0.275
+    assert result["proxy_rise"] == pytest.approx(0.925 - 2.5 / 3)
+    assert result["over_optimisation"] is True
+    assert result["proxy_above_from"] == 4  # step 3 has proxy 0.8 = gold 0.8: not above
+
+
+def test_a_gold_at_its_best_at_the_end_or_a_short_tail_is_no_over_optimisation():
+    from watercolour_trainer.gold import windows
+
+    rising = [paired(s, 0.5 + 0.1 * s, 0.1 * s) for s in (1, 2, 3, 4)]  # proxy above gold at every step
+    result = windows(by_steps(rising), width=2)
+    assert result["gold_peak"] == "3-4" and result["gold_fall"] == 0 and result["over_optimisation"] is False
+    assert result["proxy_above_from"] == 1
+    # a one-step tail of width 4 is not a peak candidate: the peak is 1-4 (gold 0.25), the tail 0.99
+    tail = rising + [paired(5, 0.3, 0.99)]
+    result = windows(by_steps(tail), width=4)
+    assert [row["steps"] for row in result["windows"]] == ["1-4", "5-5"] and result["gold_peak"] == "1-4"
+    assert result["gold_fall"] == pytest.approx(0.25 - 0.99) and result["over_optimisation"] is False
+    assert result["proxy_above_from"] is None
+    # the gold falling but within noise, or the proxy falling with it, is not over-optimisation
+    noisy = [paired(1, 0.5, 0.2), paired(1, 0.5, 1.0), paired(2, 0.6, 0.5), paired(2, 0.6, 0.6)]
+    result = windows(by_steps(noisy), width=1)  # fall 0.05 against 2 s.e. 2 * (0.32 / 2 + 0.005 / 2) ** 0.5
+    assert result["gold_fall"] == pytest.approx(0.05) and result["over_optimisation"] is False
+    falling = [paired(1, 0.9, 0.9), paired(1, 0.9, 0.9), paired(2, 0.5, 0.1), paired(2, 0.5, 0.1)]
+    assert windows(by_steps(falling), width=1)["over_optimisation"] is False  # both fell: not this
+
+
+def test_windows_go_by_step_number_and_skip_what_is_not_a_finite_number():
+    from watercolour_trainer.gold import component, windows
+
+    run = [paired(1, 0.5, 0.5), paired(2, 0.5, 0.5), paired(95, 0.9, 0.6), paired(100, 0.9, 0.6)]
+    assert [row["steps"] for row in windows(by_steps(run))["windows"]] == [
+        "1-2",
+        "95-100",
+    ]  # labelled by the steps it holds
+    for bad in (float("nan"), float("inf"), "0.5", True, None):
+        assert component({"components": [{"name": "gold", "value": bad}]}, "gold") is None
+    assert component({"components": "oops"}, "gold") is None and component({}, "gold") is None
+    assert windows({1: [rollout(1, 0, 0.5)]}) is None  # a run served without gold
+    assert analyze(run)["proxy_and_gold_windows"]["gold_peak"] == "95-100"
