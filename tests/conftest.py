@@ -210,16 +210,28 @@ def serving(app):
         thread.join(timeout=10)
 
 
-@pytest.fixture(scope="session")
-def server_url():
-    """A real environment server (uvicorn, OpenEnv websocket) on a free loopback port."""
+@contextlib.contextmanager
+def app_server(**settings):
+    """A real environment server built from `load_settings(**settings)`, on loopback; yields its URL.
+
+    Its renderer (and Chromium) is closed on the way out.
+    """
     from watercolour_env.server.app import build_app
     from watercolour_env.server.settings import load_settings
 
-    app = build_app(load_settings(render_workers=2, render_deadline_s=10))
-    with serving(app) as url:
+    app = build_app(load_settings(**settings))
+    try:
+        with serving(app) as url:
+            yield url
+    finally:
+        app.state.renderer.close()
+
+
+@pytest.fixture(scope="session")
+def server_url():
+    """A real environment server (uvicorn, OpenEnv websocket) on a free loopback port."""
+    with app_server(render_workers=2, render_deadline_s=10) as url:
         yield url
-    app.state.renderer.close()
 
 
 HPSV3_PYTHON = REPO / ".venv-hpsv3" / "bin" / "python"

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from tests.conftest import REPO, serving
+from tests.conftest import REPO, app_server
 
 pytestmark = [pytest.mark.slow, pytest.mark.server, pytest.mark.browser, pytest.mark.train]
 
@@ -14,13 +14,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.server, pytest.mark.browser, pytest.
 @pytest.fixture(scope="module")
 def two_sessions():
     """A server that holds two sessions at once: the episodes' own must go back before scoring alone."""
-    from watercolour_env.server.app import build_app
-    from watercolour_env.server.settings import load_settings
-
-    app = build_app(load_settings(render_workers=2, render_deadline_s=10, max_concurrent_envs=2))
-    with serving(app) as url:
+    with app_server(render_workers=2, render_deadline_s=10, max_concurrent_envs=2) as url:
         yield url
-    app.state.renderer.close()
 
 
 def test_the_turn_table_counts_each_turn_and_scores_each_painting_alone(two_sessions, tool_policy, tmp_path):

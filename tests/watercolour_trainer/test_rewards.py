@@ -78,14 +78,10 @@ def test_a_step_with_too_many_unscored_rollouts_logs_an_error_with_the_reasons_c
 @pytest.fixture(scope="module")
 def one_session_server():
     """A real server that holds one session at a time."""
-    from tests.conftest import serving
-    from watercolour_env.server.app import build_app
-    from watercolour_env.server.settings import load_settings
+    from tests.conftest import app_server
 
-    app = build_app(load_settings(render_workers=1, render_deadline_s=10, max_concurrent_envs=1))
-    with serving(app) as url:
+    with app_server(render_workers=1, render_deadline_s=10, max_concurrent_envs=1) as url:
         yield url
-    app.state.renderer.close()
 
 
 @pytest.mark.server

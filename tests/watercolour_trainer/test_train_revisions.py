@@ -50,28 +50,22 @@ def test_one_grpo_step_with_revisions_paints_through_the_tool_and_logs_each_turn
 
 
 def test_a_batch_of_more_rollouts_than_the_server_holds_sessions_is_refused_before_the_model_loads(tmp_path):
-    from tests.conftest import serving
+    from tests.conftest import app_server
     from watercolour_env.errors import ConfigError
-    from watercolour_env.server.app import build_app
-    from watercolour_env.server.settings import load_settings
 
-    app = build_app(load_settings(render_workers=1, max_concurrent_envs=3))
-    try:
-        with serving(app) as url:
-            with pytest.raises(ConfigError, match="4 a generation batch, and the environment holds 3"):
-                main(
-                    [
-                        "--config",
-                        "trainer/configs/demo.yaml",
-                        "--env_url",
-                        url,
-                        "--model",
-                        "no-such-model-is-loaded",
-                        "--output_dir",
-                        str(tmp_path),
-                        "--revisions",
-                        "1",
-                    ]
-                )
-    finally:
-        app.state.renderer.close()
+    with app_server(render_workers=1, max_concurrent_envs=3) as url:
+        with pytest.raises(ConfigError, match="4 a generation batch, and the environment holds 3"):
+            main(
+                [
+                    "--config",
+                    "trainer/configs/demo.yaml",
+                    "--env_url",
+                    url,
+                    "--model",
+                    "no-such-model-is-loaded",
+                    "--output_dir",
+                    str(tmp_path),
+                    "--revisions",
+                    "1",
+                ]
+            )
