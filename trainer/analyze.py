@@ -42,7 +42,7 @@ from pathlib import Path
 from watercolour_env.errors import ConfigError
 from watercolour_env.rollout import rollouts_file
 from watercolour_env.terms import Violation
-from watercolour_trainer.gold import by_third, component, windows
+from watercolour_trainer.gold import by_third, component, finite, windows
 from watercolour_trainer.report import GOLD, PROXY, plot
 
 BAD_REWARD = 0.3
@@ -230,7 +230,7 @@ def analyze(rollouts: list[dict], log_history: list[dict] | None = None) -> dict
     components = defaultdict(list)
     for r in scored:
         for c in r.get("components", []):
-            if (value := component(r, c.get("name"))) is not None:
+            if (value := finite(c.get("value"))) is not None:
                 components[c["name"]].append((value, r["reward"]))
     shape_pairs = [(n, r["reward"]) for r in scored if (n := shapes_of(r)) is not None]
     first, last = third_rows[0], third_rows[-1]

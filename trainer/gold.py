@@ -21,14 +21,18 @@ SIGNIFICANT = 2.0
 """A fall of the gold counts when it exceeds this many standard errors of the difference."""
 
 
+def finite(value: object) -> float | None:
+    """A component's value as a float; None when it is absent or not a finite number."""
+    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return None
+
+
 def component(rollout: dict, name: str) -> float | None:
     """A rollout's value of one reward component; None when absent, unscored or not a finite number."""
     for c in rollout.get("components") or []:
         if isinstance(c, dict) and c.get("name") == name:
-            value = c.get("value")
-            if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
-                return float(value)
-            return None
+            return finite(c.get("value"))
     return None
 
 
@@ -82,12 +86,11 @@ def windows(by_step: dict[int, list[dict]], width: int = WINDOW) -> dict | None:
     binned: dict[int, list[int]] = {}
     for s in steps:
         binned.setdefault((s - 1) // width, []).append(s)
-    rows = []
+    rows, steps_in, variance_of_mean = [], [], []  # the last two: per window, for the peak and the s.e.
     for part in binned.values():
         proxies = [p for s in part for p, _ in pairs[s]]
         golds = [g for s in part for _, g in pairs[s]]
         proxy, gold = statistics.fmean(proxies), statistics.fmean(golds)
-        spread = statistics.variance(golds) / len(golds) if len(golds) > 1 else 0.0
         rows.append(
             {
                 "steps": f"{part[0]}-{part[-1]}",
@@ -97,18 +100,18 @@ def windows(by_step: dict[int, list[dict]], width: int = WINDOW) -> dict | None:
                 "gap": proxy - gold,
             }
         )
-        rows[-1]["_steps"], rows[-1]["_var"] = len(part), spread
-    eligible = [row for row in rows if 2 * row["_steps"] >= width] or rows
-    peak, last = max(eligible, key=lambda row: row["gold"]), rows[-1]
+        steps_in.append(len(part))
+        variance_of_mean.append(statistics.variance(golds) / len(golds) if len(golds) > 1 else 0.0)
+    eligible = [i for i, n in enumerate(steps_in) if 2 * n >= width] or list(range(len(rows)))
+    top = max(eligible, key=lambda i: rows[i]["gold"])
+    peak, last = rows[top], rows[-1]
     fall = peak["gold"] - last["gold"]
-    se = math.sqrt(peak["_var"] + last["_var"]) if last is not peak else 0.0
+    se = math.sqrt(variance_of_mean[top] + variance_of_mean[-1]) if last is not peak else 0.0
     above_from = None
     for s in reversed(steps):
         if statistics.fmean(p for p, _ in pairs[s]) <= statistics.fmean(g for _, g in pairs[s]):
             break
         above_from = s
-    for row in rows:
-        del row["_steps"], row["_var"]
     return {
         "windows": rows,
         "gold_peak": peak["steps"],
