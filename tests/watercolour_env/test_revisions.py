@@ -156,6 +156,7 @@ def test_the_critique_reads_the_gate_only_never_the_reward_or_the_pool():
     assert imported == {
         "__future__",
         "io",
+        "re",
         "numpy",
         "PIL",
         "watercolour_env.server.gate",
@@ -228,3 +229,39 @@ def test_a_picture_that_cannot_be_read_is_said_so_not_a_server_error():
     refused = GateResult(False, [Violation.INVALID_FRAME], "", None, unread)
     assert critique(refused) == "The gate refused this reply: its picture could not be read."
     assert critique(GateResult(True, [], "", None, unread)) == "The picture could not be read."
+
+
+@pytest.mark.browser
+def test_a_broken_colour_is_quoted_back_since_javascript_does_not_name_it(renderer):
+    """Issue 37's 64 episodes: most refusals at turn 3 were a colour the revision broke."""
+    broken = GOOD.replace('"#', '"#zz', 1)
+    assert broken != GOOD
+    env = environment(renderer)
+    env.reset(seed=5, revisions=1)
+    critique = env.step(WatercolourAction(reply=broken)).critique
+    assert "JavaScript said: Error: Invalid color string." in critique, critique
+    quoted = re.search(r'Not colours: "(#zz[^"]*)"; a colour string is "#" and 3, 4, 6 or 8 hexadecimal', critique)
+    assert quoted and quoted.group(1) in broken, critique
+
+
+def test_only_hash_strings_that_are_not_hexadecimal_are_quoted_three_at_most_sixteen_characters_each():
+    from watercolour_env.server.critique import critique
+    from watercolour_env.server.gate import GateResult
+    from watercolour_env.server.sandbox import RenderResult, RenderStatus
+    from watercolour_env.terms import Violation
+
+    sketch = (
+        'brush.fill(\'#abc\'); brush.fill("#AABBCCDD", 9); brush.fill("#e247 0.3", 202);\n'
+        "brush.fill(`#8b2530/2`); brush.fill('#8b2530/2'); brush.fill(\"#" + "f" * 30 + '");\n'
+        "brush.fill('#c0170x'); brush.fill('#fine'); // '#a1b2c3'"
+    )
+    thrown = RenderResult(RenderStatus.OK, None, js_errors=["Error: Invalid color string"])
+    said = critique(GateResult(False, [Violation.SKETCH_ERROR], sketch, None, thrown))
+    assert said.endswith(
+        'Not colours: "#e247 0.3", "#8b2530/2", "#fffffffffffffff"; '
+        'a colour string is "#" and 3, 4, 6 or 8 hexadecimal digits.'
+    ), said
+    other = RenderResult(RenderStatus.OK, None, js_errors=["TypeError: x is undefined"])
+    assert "Not colours" not in critique(GateResult(False, [Violation.SKETCH_ERROR], sketch, None, other))
+    fine = "brush.fill('#abc'); brush.fill(\"red\")"
+    assert "Not colours" not in critique(GateResult(False, [Violation.SKETCH_ERROR], fine, None, thrown))

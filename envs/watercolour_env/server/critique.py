@@ -16,6 +16,7 @@ violations, the render), imports nothing of the reward or the pool, and a test h
 from __future__ import annotations
 
 import io
+import re
 
 import numpy as np
 from PIL import Image
@@ -72,6 +73,15 @@ HUES = (
 )
 """Hue names by the upper bound of their range, in degrees."""
 
+HASH_LITERAL = re.compile(r"""(["'`])(#[^"'`\n]{0,64})\1""")
+"""A string literal in the sketch that starts with "#", as a colour does, and the same quote ending it."""
+
+HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
+"""The hexadecimal forms a colour string may take: "#rgb", "#rgba", "#rrggbb", "#rrggbbaa"."""
+
+MAX_NAMED_COLOURS = 3
+"""How many broken colour strings a critique quotes back, each cut to 16 characters."""
+
 
 def critique(gate: GateResult) -> str:
     """A few sentences on one painting for the painter's next revision; at most `MAX_CRITIQUE_CHARS`.
@@ -80,7 +90,8 @@ def critique(gate: GateResult) -> str:
         gate: the gate's verdict on the reply, with its render when one was made.
 
     Returns:
-        The refusal's reasons (when the gate refused it), the first JavaScript error, and, when
+        The refusal's reasons (when the gate refused it), the first JavaScript error (with the
+        sketch's broken "#" colour strings quoted when p5 said "Invalid color string"), and, when
         the render left a picture, its composition, coverage and palette, e.g. "The paint covers
         14% of the paper, ...". Plain text; no number but the coverage and shares of the canvas.
     """
@@ -91,6 +102,8 @@ def critique(gate: GateResult) -> str:
     render = gate.render
     if render is not None and render.js_errors:
         sentences.append(f"JavaScript said: {render.js_errors[0][:200]}.")
+        if any("Invalid color string" in error for error in render.js_errors):
+            sentences.extend(_broken_colours(gate.sketch or ""))
     unseen = {Violation.BLANK_CANVAS, Violation.INVALID_FRAME} & set(gate.violations)
     if render is not None and render.png is not None and not unseen:
         try:
@@ -98,6 +111,21 @@ def critique(gate: GateResult) -> str:
         except (OSError, ValueError):  # never a server error for what a sketch painted
             sentences.append("The picture could not be read.")
     return " ".join(sentences)[:MAX_CRITIQUE_CHARS]
+
+
+def _broken_colours(sketch: str) -> list[str]:
+    """A sentence quoting the sketch's "#" strings that are not hexadecimal colours; none if none.
+
+    p5 says only "Invalid color string", not which. A revision that breaks a colour (issue 37's
+    64 episodes: "#d5472t", "#e247 0.3", "#8b2530/2"; docs/LOG.md) cannot find it from that.
+    """
+    broken = dict.fromkeys(
+        literal[:16] for _, literal in HASH_LITERAL.findall(sketch) if not HEX_COLOUR.fullmatch(literal)
+    )
+    if not broken:
+        return []
+    quoted = ", ".join(f'"{literal}"' for literal in list(broken)[:MAX_NAMED_COLOURS])
+    return [f'Not colours: {quoted}; a colour string is "#" and 3, 4, 6 or 8 hexadecimal digits.']
 
 
 def describe(png: bytes) -> list[str]:
