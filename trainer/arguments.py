@@ -86,6 +86,13 @@ class WatercolourArguments:
         default=False,
         metadata={"help": "With --revisions: the policy sees each painting with its critique (a vision-language one)."},
     )
+    max_turn_tokens: int | None = field(
+        default=None,
+        metadata={
+            "help": "With --revisions: the most tokens one turn may generate (a sketch in its call). TRL lets every "
+            "turn run to max_completion_length and cuts the excess after. docs/training.md"
+        },
+    )
     stop_at_closing_fence: bool = field(default=False, metadata={"help": "End generation at the first ``` token."})
     compile_generation: bool = field(
         default=False,
@@ -159,6 +166,10 @@ class WatercolourArguments:
             raise ConfigError(f"--revision_reward must be last or best (got {self.revision_reward!r})")
         if self.revision_reward == "best" and not self.revisions:
             raise ConfigError("--revision_reward best needs --revisions K: one painting is its own best")
+        if self.max_turn_tokens is not None and not self.revisions:
+            raise ConfigError("--max_turn_tokens needs --revisions K: one turn is the reply (--max_completion_length)")
+        if self.max_turn_tokens is not None and self.max_turn_tokens < 1:
+            raise ConfigError(f"--max_turn_tokens must be at least 1 (got {self.max_turn_tokens})")
         if self.revision_images and not self.revisions:
             raise ConfigError("--revision_images needs --revisions K: pictures are shown between paintings")
         if self.revisions and self.prime_reply:

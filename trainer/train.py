@@ -154,6 +154,11 @@ def main(argv: list[str] | None = None) -> None:
         environment_factory=reward.episode if args.revisions else None,
     )
     trainer.tool_workers = args.max_parallel  # a turn's tool calls at once, as many as the reward's
+    if args.max_turn_tokens and config.use_vllm:
+        raise ConfigError("--max_turn_tokens caps transformers' generate; with --use_vllm give --generation_kwargs")
+    if args.max_turn_tokens:  # each turn's generate, not only the last, stops at the cap
+        cap = min(args.max_turn_tokens, config.max_completion_length)
+        trainer.generation_config.max_new_tokens = trainer.generation_kwargs["max_new_tokens"] = cap
     if args.compile_generation:  # TRL sets disable_compile; a static cache on CUDA then decodes in eager Python
         trainer.generation_config.disable_compile = False
     log.info("%s", describe_training(trainer.model))

@@ -204,6 +204,8 @@ def test_a_run_that_checkpoints_gradients_says_nothing_of_the_renamed_flag_and_m
         (["--revisions", "1", "--stop_at_closing_fence", "true"], "--stop_at_closing_fence cannot go with --revisions"),
         (["--revision_reward", "best"], "--revision_reward best needs --revisions K"),
         (["--revision_images", "true"], "--revision_images needs --revisions K"),
+        (["--max_turn_tokens", "1500"], "--max_turn_tokens needs --revisions K"),
+        (["--revisions", "2", "--max_turn_tokens", "0"], r"--max_turn_tokens must be at least 1 \(got 0\)"),
     ],
 )
 def test_revisions_out_of_range_or_with_a_primed_reply_are_refused_by_name(flags, refusal):

@@ -59,3 +59,5 @@ def test_the_revisions_run_starts_from_the_adapter_sft_tools_leaves_and_has_room
     )
     assert args.adapter == sft_config.output_dir and args.revisions == sft_args.revisions == 2
     assert config.max_completion_length >= 3 * 947  # three of the corpus's longest sketches (docs/LOG.md)
+    # a turn has room for the 64-episode table's paint calls up to their 99th percentile, 1,108 tokens (docs/LOG.md)
+    assert 1108 < args.max_turn_tokens and 3 * args.max_turn_tokens <= config.max_completion_length

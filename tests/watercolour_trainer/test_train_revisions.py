@@ -49,6 +49,25 @@ def test_one_grpo_step_with_revisions_paints_through_the_tool_and_logs_each_turn
     assert page.count('class="turn"') == 4 and 'src="paintings/step0001-g00-p00-t1.png"' in page
 
 
+def test_max_turn_tokens_cuts_a_turn_that_the_completion_budget_would_let_run(server_url, tool_policy, tmp_path):
+    """TRL gives every turn's generate max_completion_length new tokens (issue 37's GRPO steps of
+    about 300 s, docs/LOG.md); `--max_turn_tokens` lowers that. 12 tokens cannot hold the taught
+    `<tool_call>` (a whole sketch), so the first turn is cut before its call: no painting."""
+    main(
+        small_run(
+            server_url,
+            tmp_path,
+            *("--model", str(tool_policy), "--max_completion_length", "700", "--temperature", "0.05"),
+            *("--revisions", "1", "--max_turn_tokens", "12"),
+        )
+    )
+    rows = [json.loads(line) for line in (tmp_path / "rollouts" / "rollouts.jsonl").read_text().splitlines()]
+    assert len(rows) == 2
+    for row in rows:
+        assert "[paint]" not in row["completion"] and row["completion"].startswith("<tool_call>")
+        assert (row["status"], row["violations"]) == ("rejected", ["no_sketch"])
+
+
 def test_a_batch_of_more_rollouts_than_the_server_holds_sessions_is_refused_before_the_model_loads(tmp_path):
     from tests.conftest import app_server
     from watercolour_env.errors import ConfigError
