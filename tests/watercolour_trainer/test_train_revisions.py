@@ -17,19 +17,24 @@ from watercolour_trainer.train import main
 pytestmark = [pytest.mark.slow, pytest.mark.server, pytest.mark.browser, pytest.mark.train]
 
 
+def tool_step(server_url: str, tool_policy, output_dir, *extra: str) -> list[dict]:
+    """One GRPO step of the tool policy with 1 revision (and `extra`); its rollouts' rows."""
+    main(
+        small_run(
+            server_url,
+            output_dir,
+            *("--model", str(tool_policy), "--max_completion_length", "700", "--temperature", "0.05"),
+            *("--revisions", "1", *extra),
+        )
+    )
+    return [json.loads(line) for line in (output_dir / "rollouts" / "rollouts.jsonl").read_text().splitlines()]
+
+
 def test_one_grpo_step_with_revisions_paints_through_the_tool_and_logs_each_turn(
     server_url, tool_policy, tmp_path, caplog, capfd
 ):
     caplog.set_level(logging.DEBUG, logger="watercolour_trainer.tool_turns")
-    main(
-        small_run(
-            server_url,
-            tmp_path,
-            *("--model", str(tool_policy), "--max_completion_length", "700", "--temperature", "0.05"),
-            *("--revisions", "1"),
-        )
-    )
-    rows = [json.loads(line) for line in (tmp_path / "rollouts" / "rollouts.jsonl").read_text().splitlines()]
+    rows = tool_step(server_url, tool_policy, tmp_path)
     assert len(rows) == 2 and len({r["seed"] for r in rows}) == 1
     # the first painting of both rollouts went to the server at once, not one after the other
     # --max_parallel (16 by default) bounds them, as it bounds the reward's own calls
@@ -53,15 +58,7 @@ def test_max_turn_tokens_cuts_a_turn_that_the_completion_budget_would_let_run(se
     """TRL gives every turn's generate max_completion_length new tokens (issue 37's GRPO steps of
     about 300 s, docs/LOG.md); `--max_turn_tokens` lowers that. 12 tokens cannot hold the taught
     `<tool_call>` (a whole sketch), so the first turn is cut before its call: no painting."""
-    main(
-        small_run(
-            server_url,
-            tmp_path,
-            *("--model", str(tool_policy), "--max_completion_length", "700", "--temperature", "0.05"),
-            *("--revisions", "1", "--max_turn_tokens", "12"),
-        )
-    )
-    rows = [json.loads(line) for line in (tmp_path / "rollouts" / "rollouts.jsonl").read_text().splitlines()]
+    rows = tool_step(server_url, tool_policy, tmp_path, "--max_turn_tokens", "12")
     assert len(rows) == 2
     for row in rows:
         assert "[paint]" not in row["completion"] and row["completion"].startswith("<tool_call>")
