@@ -86,6 +86,13 @@ class WatercolourArguments:
         default=False,
         metadata={"help": "With --revisions: the policy sees each painting with its critique (a vision-language one)."},
     )
+    chat_template_path: str | None = field(
+        default=None,
+        metadata={
+            "help": "With --revisions: a Jinja file of a chat template that can call tools, for a policy whose own "
+            "cannot (SmolLM2's ChatML is swapped for TRL's Qwen2.5 without it)."
+        },
+    )
     max_turn_tokens: int | None = field(
         default=None,
         metadata={
@@ -166,6 +173,10 @@ class WatercolourArguments:
             raise ConfigError(f"--revision_reward must be last or best (got {self.revision_reward!r})")
         if self.revision_reward == "best" and not self.revisions:
             raise ConfigError("--revision_reward best needs --revisions K: one painting is its own best")
+        if self.chat_template_path and not self.revisions:
+            raise ConfigError("--chat_template_path needs --revisions K: the template is for calling the paint tool")
+        if self.chat_template_path and not Path(self.chat_template_path).is_file():
+            raise ConfigError(f"--chat_template_path {self.chat_template_path}: no such file (a Jinja chat template)")
         if self.max_turn_tokens is not None and not self.revisions:
             raise ConfigError("--max_turn_tokens needs --revisions K: one turn is the reply (--max_completion_length)")
         if self.max_turn_tokens is not None and self.max_turn_tokens < 1:
@@ -250,8 +261,9 @@ def parse_arguments(argv: list[str] | None = None):  # noqa: ANN201 (Watercolour
 
     Raises:
         ConfigError: an unknown flag (prefixes are not guessed: `--learning-rat` is refused), a
-            value out of range (`WatercolourArguments.__post_init__`), or a setting
-            `TrainingArguments` refuses (bf16 without a GPU, say), with its message.
+            value out of range (`WatercolourArguments.__post_init__`), a setting
+            `TrainingArguments` refuses (bf16 without a GPU, say), with its message, or
+            `--max_turn_tokens` with vLLM or with `generation_kwargs`' own `max_new_tokens`.
         SystemExit: argparse's refusal of a value of the wrong type (exit code 2).
     """
     import sys
@@ -268,7 +280,7 @@ def parse_arguments(argv: list[str] | None = None):  # noqa: ANN201 (Watercolour
     if unknown:
         raise ConfigError(f"unknown flag(s) {unknown}; `watercolour train --help` lists them")
     try:
-        return parser.parse_args_and_config(args=args)
+        watercolour, config = parser.parse_args_and_config(args=args)
     except ValueError as err:  # TrainingArguments' own refusals: one line, not a traceback
         message = " ".join(str(err).split())
         if "not used by the HfArgumentParser" in message:
@@ -277,6 +289,11 @@ def parse_arguments(argv: list[str] | None = None):  # noqa: ANN201 (Watercolour
         if "bf16" in message and "use_cpu" in message:
             message += " (on a machine without a GPU: --use_cpu true --bf16 false)"
         raise ConfigError(message) from err
+    if watercolour.max_turn_tokens and config.use_vllm:
+        raise ConfigError("--max_turn_tokens caps transformers' generate, not vLLM's: give one or the other")
+    if watercolour.max_turn_tokens and "max_new_tokens" in (config.generation_kwargs or {}):
+        raise ConfigError("--max_turn_tokens and --generation_kwargs' max_new_tokens both cap a turn: give one")
+    return watercolour, config
 
 
 def _unknown_config_keys(parser, argv: list[str]) -> list[str]:  # noqa: ANN001 (a TrlParser)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import logging
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from watercolour_env import WatercolourObservation
@@ -34,19 +35,29 @@ log = logging.getLogger(__name__)
 CHATML_START = "<|im_start|>"
 
 
-def give_tools(tokenizer: Any) -> str:  # noqa: ANN401
+def give_tools(tokenizer: Any, template_path: str | None = None) -> str:  # noqa: ANN401
     """Makes the policy's chat template able to call tools; returns what it did, for the log.
 
-    A template that already renders a tool call and its answer is kept (Qwen3's). A ChatML
-    template that cannot (SmolLM2's: `<|im_start|>role ... <|im_end|>`) is replaced by TRL's
-    Qwen2.5 template, the same ChatML with tools: the tool schema in the system message,
-    calls as `<tool_call>{json}</tool_call>`, answers as the `tool` role; TRL parses those.
+    A template read from `template_path` (a Jinja file, as `--chat_template_path` gives) must call
+    tools itself. Otherwise a template that already renders a tool call and its answer is kept
+    (Qwen3's), and a ChatML template that cannot (SmolLM2's: `<|im_start|>role ... <|im_end|>`) is
+    replaced by TRL's Qwen2.5 template, the same ChatML with tools: the tool schema in the system
+    message, calls as `<tool_call>{json}</tool_call>`, answers as the `tool` role; TRL parses those.
 
     Raises:
-        ConfigError: a template that is neither, naming `--chat_template_path`.
+        ConfigError: `template_path` is not a readable file or its template cannot call tools;
+            or, with no path, a template that is neither, naming `--chat_template_path`.
     """
     from trl.chat_template_utils import qwen2_5_chat_template, supports_tool_calling
 
+    if template_path:
+        try:
+            tokenizer.chat_template = Path(template_path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise ConfigError(f"--chat_template_path {template_path}: not a readable Jinja file ({err})") from err
+        if not supports_tool_calling(tokenizer):
+            raise ConfigError(f"--chat_template_path {template_path}: this template cannot call tools")
+        return f"the chat template of {template_path} calls tools"
     if supports_tool_calling(tokenizer):
         return "the policy's chat template calls tools"
     if CHATML_START in (tokenizer.chat_template or ""):
@@ -54,7 +65,7 @@ def give_tools(tokenizer: Any) -> str:  # noqa: ANN401
         return "the policy's ChatML template cannot call tools: using TRL's Qwen2.5 ChatML template with tools"
     raise ConfigError(
         "--revisions needs a chat template that can call tools, and this policy's cannot: "
-        "give one with --chat_template_path (TRL's GRPOConfig)"
+        "give a Jinja file of one with --chat_template_path FILE"
     )
 
 

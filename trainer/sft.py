@@ -129,6 +129,21 @@ def parse_tiers(text: str) -> list[Tier]:
         raise ConfigError(f"--tiers {text!r}: tiers are love, okay and nope ({err})") from err
 
 
+def _jinja(path: str | None) -> str | None:
+    """`--chat_template_path` for the tool form: a Jinja file, read before the examples are built.
+
+    TRL's `SFTTrainer` reads a `.jinja` or `.j2` file as the template (again, the same text) and
+    takes any other path as a tokenizer to clone a template from, after the tool form would have
+    been checked.
+
+    Raises:
+        ConfigError: a path that is not a `.jinja` or `.j2` file.
+    """
+    if path is None or path.endswith((".jinja", ".j2")):
+        return path
+    raise ConfigError(f"--chat_template_path with --revisions takes a .jinja or .j2 file (got {path})")
+
+
 def cpu_defaults() -> list[str]:
     """Flags put before the user's on a machine without a GPU: SFTConfig's bf16 default cannot run there.
 
@@ -159,6 +174,7 @@ def main(argv: list[str] | None = None) -> Path:
         raise ConfigError("--env_url is read only with --revisions K (the critiques of a tool-form example)")
     if args.revisions:
         check_revisions(args.env_url, args.revisions)  # before the model loads (~20 s on 2 cores)
+    template = _jinja(config.chat_template_path) if args.revisions else None
     started = time.perf_counter()
     pool = Pool.load(args.pool)
     rows = sketch_examples(pool, parse_tiers(args.tiers))
@@ -170,7 +186,7 @@ def main(argv: list[str] | None = None) -> Path:
     if args.revisions:
         rows = tool_examples(rows, args.revisions, args.env_url)
         config.assistant_only_loss = True  # the critiques are read, not written: no loss on them
-        log.info("%s; %d examples of %d paintings each", give_tools(tokenizer), len(rows), 1 + args.revisions)
+        log.info("%s; %d examples of %d paintings each", give_tools(tokenizer, template), len(rows), 1 + args.revisions)
     peft_config = LoraConfig(
         r=args.lora_r, lora_alpha=args.lora_alpha, target_modules=args.lora_target_modules, task_type="CAUSAL_LM"
     )

@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> None:
             "eos_token_id": model.generation_config.eos_token_id,
         }
     if args.revisions:
-        log.info("%s", give_tools(tokenizer))
+        log.info("%s", give_tools(tokenizer, args.chat_template_path))
         if config.max_completion_length < ROOM_PER_PAINTING * (1 + args.revisions):
             log.warning(
                 "--max_completion_length %d leaves %d tokens a painting of %d; the warm start's sketches run to 947 "
@@ -154,8 +154,6 @@ def main(argv: list[str] | None = None) -> None:
         environment_factory=reward.episode if args.revisions else None,
     )
     trainer.tool_workers = args.max_parallel  # a turn's tool calls at once, as many as the reward's
-    if args.max_turn_tokens and config.use_vllm:
-        raise ConfigError("--max_turn_tokens caps transformers' generate; with --use_vllm give --generation_kwargs")
     if args.max_turn_tokens:  # each turn's generate, not only the last, stops at the cap
         cap = min(args.max_turn_tokens, config.max_completion_length)
         trainer.generation_config.max_new_tokens = trainer.generation_kwargs["max_new_tokens"] = cap

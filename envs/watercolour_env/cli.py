@@ -171,7 +171,7 @@ def episode(
     """Run one episode against a server and print the observation as JSON (without the PNG).
 
     With several replies, the episode has one revision per reply after the first: it prints
-    every turn's observation (a JSON list), the critiques between them and the reward at the end.
+    one JSON list of every turn's observation: each with its critique, the last with the reward.
     Exits 0 with a verdict (scored or rejected by the gate), 3 when the episode went unscored
     (status infra_error: a render or a scorer failed), 2 when the server refuses the request.
     """

@@ -250,18 +250,22 @@ def test_only_hash_strings_that_are_not_hexadecimal_are_quoted_three_at_most_six
     from watercolour_env.server.sandbox import RenderResult, RenderStatus
     from watercolour_env.terms import Violation
 
-    sketch = (
-        'brush.fill(\'#abc\'); brush.fill("#AABBCCDD", 9); brush.fill("#e247 0.3", 202);\n'
+    left_out = (  # in comments, colours once p5 trims them, a bare "#", a string cut at an escaped quote
+        "// a palette: '#1 wash', \"#2 glaze\"\n"
+        '/* "#3 detail" */ brush.fill("#fff "); brush.fill("#4f7a3a\\n"); brush.fill(\'#\' + hex);\n'
+        'brush.fill("#ab\\"cd");\n'
+    )
+    quoted = (
+        'brush.fill(\'#abc\'); brush.fill("#AABBCCDD", 9); brush.fill("#e2\x01 0.3", 202);\n'
         "brush.fill(`#8b2530/2`); brush.fill('#8b2530/2'); brush.fill(\"#" + "f" * 30 + '");\n'
-        "brush.fill('#c0170x'); brush.fill('#fine'); // '#a1b2c3'"
+        "brush.fill('#c0170x');"
     )
     thrown = RenderResult(RenderStatus.OK, None, js_errors=["Error: Invalid color string"])
-    said = critique(GateResult(False, [Violation.SKETCH_ERROR], sketch, None, thrown))
+    said = critique(GateResult(False, [Violation.SKETCH_ERROR], left_out + quoted, None, thrown))
     assert said.endswith(
-        'Not colours: "#e247 0.3", "#8b2530/2", "#fffffffffffffff"; '
+        'Not colours: "#e2? 0.3", "#8b2530/2", "#fffffffffffffff"; '
         'a colour string is "#" and 3, 4, 6 or 8 hexadecimal digits.'
     ), said
+    assert "Not colours" not in critique(GateResult(False, [Violation.SKETCH_ERROR], left_out, None, thrown))
     other = RenderResult(RenderStatus.OK, None, js_errors=["TypeError: x is undefined"])
-    assert "Not colours" not in critique(GateResult(False, [Violation.SKETCH_ERROR], sketch, None, other))
-    fine = "brush.fill('#abc'); brush.fill(\"red\")"
-    assert "Not colours" not in critique(GateResult(False, [Violation.SKETCH_ERROR], fine, None, thrown))
+    assert "Not colours" not in critique(GateResult(False, [Violation.SKETCH_ERROR], quoted, None, other))

@@ -205,12 +205,27 @@ def test_a_run_that_checkpoints_gradients_says_nothing_of_the_renamed_flag_and_m
         (["--revision_reward", "best"], "--revision_reward best needs --revisions K"),
         (["--revision_images", "true"], "--revision_images needs --revisions K"),
         (["--max_turn_tokens", "1500"], "--max_turn_tokens needs --revisions K"),
+        (["--chat_template_path", "README.md"], "--chat_template_path needs --revisions K"),
+        (["--revisions", "1", "--chat_template_path", "no/such.jinja"], "--chat_template_path no/such.jinja: no such"),
         (["--revisions", "2", "--max_turn_tokens", "0"], r"--max_turn_tokens must be at least 1 \(got 0\)"),
     ],
 )
 def test_revisions_out_of_range_or_with_a_primed_reply_are_refused_by_name(flags, refusal):
     with pytest.raises(ConfigError, match=refusal):
         parse_arguments(["--output_dir", "runs/x", *flags])
+
+
+@pytest.mark.parametrize(
+    ("flags", "refusal"),
+    [
+        (["--use_vllm", "true"], "--max_turn_tokens caps transformers' generate, not vLLM's"),
+        (["--generation_kwargs", '{"max_new_tokens": 50}'], "both cap a turn: give one"),
+    ],
+)
+def test_a_turn_cap_given_twice_or_to_vllm_is_refused_before_a_model_loads(flags, refusal):
+    cpu = ["--output_dir", "runs/x", "--use_cpu", "true", "--bf16", "false", "--revisions", "2"]
+    with pytest.raises(ConfigError, match=refusal):
+        parse_arguments([*cpu, "--max_turn_tokens", "1280", *flags])
 
 
 def test_revisions_parse_with_the_reward_they_pay():

@@ -73,11 +73,16 @@ HUES = (
 )
 """Hue names by the upper bound of their range, in degrees."""
 
-HASH_LITERAL = re.compile(r"""(["'`])(#[^"'`\n]{0,64})\1""")
-"""A string literal in the sketch that starts with "#", as a colour does, and the same quote ending it."""
+HASH_LITERAL = re.compile(r"""(//[^\n]*|/\*.*?\*/)|(["'`])(#[^"'`\n]{1,64})\2""", re.DOTALL)
+"""A comment (group 1, skipped), or a string literal that starts with "#" as a colour does, with
+something after it, and the same quote ending it (group 3). A comment is matched where it starts
+before such a string, so a "#" string in a comment is not read as the sketch's."""
 
 HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 """The hexadecimal forms a colour string may take: "#rgb", "#rgba", "#rrggbb", "#rrggbbaa"."""
+
+EDGE_SPACE = re.compile(r"^(?:\s|\\[nrtfv])+|(?:\s|\\[nrtfv])+$")
+"""White space at a string's ends, typed or escaped (a backslash and n): p5 trims it, so "#fff " is a colour."""
 
 MAX_NAMED_COLOURS = 3
 """How many broken colour strings a critique quotes back, each cut to 16 characters."""
@@ -93,7 +98,8 @@ def critique(gate: GateResult) -> str:
         The refusal's reasons (when the gate refused it), the first JavaScript error (with the
         sketch's broken "#" colour strings quoted when p5 said "Invalid color string"), and, when
         the render left a picture, its composition, coverage and palette, e.g. "The paint covers
-        14% of the paper, ...". Plain text; no number but the coverage and shares of the canvas.
+        14% of the paper, ...". Plain text; no number but the coverage and shares of the canvas,
+        except in what it quotes of the sketch's own text (the JavaScript error, broken colours).
     """
     sentences = []
     if gate.violations:
@@ -118,9 +124,14 @@ def _broken_colours(sketch: str) -> list[str]:
 
     p5 says only "Invalid color string", not which. A revision that breaks a colour (issue 37's
     64 episodes: "#d5472t", "#e247 0.3", "#8b2530/2"; docs/LOG.md) cannot find it from that.
+    Strings in comments, strings p5 reads as colours once trimmed, a bare "#" (a colour built at
+    run time) and a string cut at an escaped quote are left out; what is quoted is the sketch's
+    own text, with characters that do not print as "?".
     """
     broken = dict.fromkeys(
-        literal[:16] for _, literal in HASH_LITERAL.findall(sketch) if not HEX_COLOUR.fullmatch(literal)
+        "".join(c if c.isprintable() else "?" for c in literal[:16])
+        for _, _, literal in HASH_LITERAL.findall(sketch)
+        if literal and not literal.endswith("\\") and not HEX_COLOUR.fullmatch(EDGE_SPACE.sub("", literal))
     )
     if not broken:
         return []
