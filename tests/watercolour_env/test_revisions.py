@@ -255,7 +255,8 @@ def test_only_hash_strings_that_are_not_hexadecimal_are_quoted_three_at_most_six
         '/* "#3 detail" */ brush.fill("#fff "); brush.fill("#4f7a3a\\n"); brush.fill(\'#\' + hex);\n'
         'brush.fill("#ab\\"cd");\n'
     )
-    quoted = (
+    quoted = (  # a "/*" or "//" in a string is not a comment
+        'let note = "/* not a comment, // nor this"; '
         'brush.fill(\'#abc\'); brush.fill("#AABBCCDD", 9); brush.fill("#e2\x01 0.3", 202);\n'
         "brush.fill(`#8b2530/2`); brush.fill('#8b2530/2'); brush.fill(\"#" + "f" * 30 + '");\n'
         "brush.fill('#c0170x');"

@@ -73,10 +73,14 @@ HUES = (
 )
 """Hue names by the upper bound of their range, in degrees."""
 
-HASH_LITERAL = re.compile(r"""(//[^\n]*|/\*.*?\*/)|(["'`])(#[^"'`\n]{1,64})\2""", re.DOTALL)
-"""A comment (group 1, skipped), or a string literal that starts with "#" as a colour does, with
-something after it, and the same quote ending it (group 3). A comment is matched where it starts
-before such a string, so a "#" string in a comment is not read as the sketch's."""
+HASH_LITERAL = re.compile(
+    r"""(//[^\n]*|/\*.*?(?:\*/|\Z))|(["'`])(#[^"'`\n]{1,64})\2|"[^"\n]*"|'[^'\n]*'|`[^`]*`""", re.DOTALL
+)
+"""Read left to right: a comment (group 1), a string literal that starts with "#" as a colour
+does, with something after it (group 3), or any other string literal; only group 3 is kept. So a
+"#" string in a comment is not read as the sketch's, and a "/*" or "//" in a string is not taken
+for a comment. An unclosed "/*" runs to the end (in JavaScript it is a syntax error), which keeps
+the scan linear: a comment tried again at every later "/*" was quadratic (docs/LOG.md)."""
 
 HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 """The hexadecimal forms a colour string may take: "#rgb", "#rgba", "#rrggbb", "#rrggbbaa"."""
