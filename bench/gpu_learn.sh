@@ -118,7 +118,7 @@ if [ "$mode" = detach ]; then
       --save_strategy steps --save_steps 5 --save_total_limit 2 "${@:3}" > "$0/train.log" 2>&1 || status=$?
     echo $status > "$0/train.rc"' "$kit" "$config" "$abs_run_dir" "${limit[@]}" "$@" < /dev/null > /dev/null 2>&1 &
   healthy=0
-  for _ in $(seq 180); do
+  for _ in $(seq "${SERVE_WAIT_S:-180}"); do  # seconds; the test on a loaded CPU gives more
     if curl -sf "http://127.0.0.1:$port/health" > /dev/null; then healthy=1; break; fi
     [ -f "$kit/train.pid" ] && ! running && break
     sleep 1

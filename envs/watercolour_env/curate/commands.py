@@ -7,6 +7,7 @@ server (they render through its sandbox and score with its reward) and nothing b
 from __future__ import annotations
 
 import json
+from contextlib import closing
 from pathlib import Path
 
 import typer
@@ -45,7 +46,8 @@ def pool_render(
     from watercolour_env.server.settings import load_settings
 
     settings = load_settings()
-    with Renderer.from_settings(settings, **({"workers": workers} if workers else {})) as renderer:
+    # not started here: render_folder checks the folder first, and starts Chromium only for work
+    with closing(Renderer.from_settings(settings, **({"workers": workers} if workers else {}))) as renderer:
         summary = render_folder(folder, renderer, seed=seed, subject=subject)
     typer.echo(f"rendered {len(summary.rendered)}, up to date {len(summary.skipped)}, failed {len(summary.failed)}")
     for name, reason in summary.failed.items():

@@ -88,6 +88,9 @@ def render_folder(
     Resumable: a sketch rendered before with the same source and seed is skipped (`RENDERED`),
     and the manifest keeps every existing row's tier and notes. Renders run in parallel on the renderer's workers.
 
+    The folder and the subject are checked before the renderer starts, and a folder with nothing
+    new to render never starts it: no Chromium is needed to be told what is wrong with a folder.
+
     Args:
         folder: the pool folder (with a `sketches/` subfolder).
         renderer: a started or startable renderer.
@@ -97,6 +100,7 @@ def render_folder(
 
     Raises:
         ConfigError: the folder has no `sketches/*.js`, or no subject can be told.
+        RenderError: there are sketches to render and Chromium cannot be started.
     """
     folder = Path(folder)
     sketches = sorted((folder / "sketches").glob("*.js"))
@@ -117,6 +121,9 @@ def render_folder(
             summary.skipped.append(path.stem)
         else:
             todo.append(path)
+
+    if todo:
+        renderer.start()
 
     def render_one(path: Path) -> tuple[Path, GateResult | None]:
         row_seed = rows[path.stem].seed if path.stem in rows else seed

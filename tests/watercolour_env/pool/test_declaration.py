@@ -7,12 +7,13 @@ import pytest
 from fastapi.testclient import TestClient
 
 from watercolour_env.curate.hub import push, write_folder
-from watercolour_env.curate.render import pool_subject
-from watercolour_env.errors import ConfigError
+from watercolour_env.curate.render import pool_subject, render_folder
+from watercolour_env.errors import ConfigError, RenderError
 from watercolour_env.pool import STARTER_POOL, Pool, Tier, read_manifest
 from watercolour_env.pool.declaration import PoolDeclaration, parse_declaration, read_declaration, write_declaration
 from watercolour_env.pool.loader import Reference
 from watercolour_env.prompt import system_prompt
+from watercolour_env.server.sandbox import Renderer
 
 JELLYFISH_HINT = "Paint each bell two or three times: a large wash first, then a smaller, more opaque one inside."
 
@@ -132,6 +133,20 @@ def test_render_takes_the_subject_asked_then_the_declared_then_the_rows_and_else
     assert pool_subject(old) == "a koi" and read_declaration(old).subject == "a koi"
     with pytest.raises(ConfigError, match="--subject: subject must be at most 200 printable characters"):
         pool_subject(tmp_path / "new", "a\tkoi")
+
+
+@pytest.mark.cli  # the last render starts Playwright's driver
+def test_a_folder_is_checked_before_any_chromium_starts(tmp_path):
+    # `pool render` on a machine without Chromium still says what is wrong with the folder
+    nowhere = Renderer(workers=1, chromium_path="/nonexistent/chromium", network_namespace="off")
+    with pytest.raises(ConfigError, match="no sketches/\\*.js in "):
+        render_folder(tmp_path, nowhere)
+    (tmp_path / "sketches").mkdir()
+    (tmp_path / "sketches" / "koi.js").write_text("function setup() {}\n")
+    with pytest.raises(ConfigError, match="say what the paintings of "):
+        render_folder(tmp_path, nowhere)
+    with pytest.raises(RenderError, match="there is no Chromium at /nonexistent/chromium"):
+        render_folder(tmp_path, nowhere, subject="a koi")  # there is work: only then is Chromium needed
 
 
 def test_a_pushed_pool_carries_its_declaration_and_a_card_naming_its_subject(tmp_path):

@@ -2,7 +2,7 @@ import hashlib
 
 import pytest
 
-from tests.conftest import example
+from tests.conftest import example, of_each_chromium_process
 from watercolour_env.errors import ConfigError
 from watercolour_env.server.sandbox import Renderer, RenderStatus
 
@@ -99,17 +99,10 @@ def test_without_mesa_the_renderer_falls_back_to_swiftshader_and_says_so(caplog)
 
 
 def gpu_processes() -> set[int]:
-    """Process ids of every running Chromium GPU process."""
-    from pathlib import Path
-
-    pids = set()
-    for proc in Path("/proc").iterdir():
-        try:
-            if proc.name.isdigit() and b"--type=gpu-process" in (proc / "cmdline").read_bytes():
-                pids.add(int(proc.name))
-        except OSError:
-            continue
-    return pids
+    """Process ids of the Chromium GPU processes under this test process (another Chromium on the
+    machine, a user's or another test run's, is not ours to count)."""
+    gpu = of_each_chromium_process(lambda process: "--type=gpu-process" in process.cmdline() and process.pid)
+    return {pid for pid in gpu if pid}
 
 
 def llvmpipe_threads(pid: int) -> int:
