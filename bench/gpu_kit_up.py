@@ -35,7 +35,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 JS_DIR = REPO / "envs" / "watercolour_env" / "server" / "sandbox" / "js" / "node_modules"
 CHECK = (
-    "import trl, datasets, playwright, openenv, watercolour_env.server.app, watercolour_trainer.train; "
+    "import trl, datasets, playwright, openenv, watercolour_env.server.app, watercolour_trainer.training.train; "
     "print('imports ok: trl', trl.__version__, 'datasets', datasets.__version__)"
 )
 

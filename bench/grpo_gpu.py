@@ -210,7 +210,7 @@ def main() -> None:
     parser.add_argument("--output-dir", default="runs/grpo_gpu")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from watercolour_trainer.processes import keep_multicast_off
+    from watercolour_trainer.training.processes import keep_multicast_off
 
     keep_multicast_off()
     processes, rank = int(os.environ.get("WORLD_SIZE", "1")), int(os.environ.get("RANK", "0"))
@@ -224,10 +224,10 @@ def main() -> None:
     from transformers import AutoTokenizer, TrainerCallback
     from trl import GRPOTrainer
 
-    from watercolour_trainer.arguments import parse_arguments
-    from watercolour_trainer.policy import embedded_gguf
-    from watercolour_trainer.rewards import EnvironmentReward
-    from watercolour_trainer.train import build_dataset, describe_training
+    from watercolour_trainer.episodes.rewards import EnvironmentReward
+    from watercolour_trainer.training.arguments import parse_arguments
+    from watercolour_trainer.training.policy import embedded_gguf
+    from watercolour_trainer.training.train import build_dataset, describe_training
 
     if args.tokenizer:
         tokenizer = AutoTokenizer.from_pretrained(args.tokenizer)

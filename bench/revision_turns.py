@@ -87,9 +87,9 @@ def main() -> None:
     from trl.chat_template_utils import add_response_schema, parse_response
 
     from watercolour_env import WatercolourAction, WatercolourEnv
-    from watercolour_trainer.painter import PaintingEpisode
-    from watercolour_trainer.policy import load_policy
-    from watercolour_trainer.revisions import give_tools
+    from watercolour_trainer.episodes.painter import PaintingEpisode
+    from watercolour_trainer.episodes.revisions import give_tools
+    from watercolour_trainer.training.policy import load_policy
 
     device = "cuda" if torch.cuda.is_available() else "cpu"
     model, tokenizer = load_policy(args.model)

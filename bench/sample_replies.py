@@ -35,7 +35,7 @@ def main() -> None:
 
     from peft import PeftModel
 
-    from watercolour_trainer.policy import load_policy
+    from watercolour_trainer.training.policy import load_policy
 
     device = "cuda" if torch.cuda.is_available() else "cpu"
     messages = json.loads(Path(args.messages).read_text())

@@ -29,8 +29,8 @@ from watercolour_env.server.copies import CopyGuard
 from watercolour_env.server.gate import check_copy, check_render, check_source
 from watercolour_env.server.reward.embedded import EmbeddedScorer
 from watercolour_env.server.sandbox import Renderer
-from watercolour_trainer.policy import EMBEDDED_POLICY, load_policy
-from watercolour_trainer.train import load_adapter
+from watercolour_trainer.training.policy import EMBEDDED_POLICY, load_policy
+from watercolour_trainer.training.train import load_adapter
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_ADAPTER = REPO / "trainer" / "adapters" / "smollm2_135m_starter"

@@ -25,8 +25,8 @@ from pathlib import Path
 
 from watercolour_env.server.settings import default_render_workers
 from watercolour_trainer.demo import free_port, wait_healthy
-from watercolour_trainer.revisions import RevisionReward
-from watercolour_trainer.tool_turns import TurnCalls
+from watercolour_trainer.episodes.revisions import RevisionReward
+from watercolour_trainer.episodes.tool_turns import TurnCalls
 
 REPO = Path(__file__).resolve().parents[1]
 

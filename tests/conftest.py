@@ -345,8 +345,8 @@ def tool_policy(server_url, tmp_path_factory):
     from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
     from trl.chat_template_utils import qwen2_5_chat_template
 
-    from watercolour_trainer.painter import PaintingEpisode
-    from watercolour_trainer.policy import embedded_gguf
+    from watercolour_trainer.episodes.painter import PaintingEpisode
+    from watercolour_trainer.training.policy import embedded_gguf
 
     gguf = embedded_gguf()
     tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)

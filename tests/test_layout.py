@@ -1,6 +1,7 @@
 """The house rules of the code's layout (issue 13), checked on the source itself."""
 
 import ast
+from pathlib import Path
 
 import pytest
 
@@ -89,17 +90,49 @@ def room(module: str) -> str:
     return "base"
 
 
-def test_no_arrow_runs_back_up_between_the_environments_rooms():
-    package = REPO / "envs" / "watercolour_env"
+def arrows_back_up(name: str, folder: Path, rooms: dict[str, int], room_of) -> list[str]:  # noqa: ANN001
+    """Each import in package `name` (at `folder`) of a module in a higher room than its own."""
     arrows = set()
-    for path in package.rglob("*.py"):
+    for path in folder.rglob("*.py"):
         if "node_modules" in path.parts or "starter" in path.parts:
             continue
-        here = room("watercolour_env." + ".".join(path.relative_to(package).with_suffix("").parts))
+        parts = path.relative_to(folder).with_suffix("").parts
+        here = room_of(".".join((name, *parts[:-1])) if parts[-1] == "__init__" else ".".join((name, *parts)))
         for module in imported_modules(path):
-            if module.split(".")[0] == "watercolour_env" and ROOMS[room(module)] > ROOMS[here]:
-                arrows.add(f"{path.relative_to(REPO).as_posix()} ({here}) -> {module} ({room(module)})")
-    assert sorted(arrows) == []
+            if module.split(".")[0] == name and rooms[room_of(module)] > rooms[here]:
+                arrows.add(f"{path.relative_to(REPO).as_posix()} ({here}) -> {module} ({room_of(module)})")
+    return sorted(arrows)
+
+
+def test_no_arrow_runs_back_up_between_the_environments_rooms():
+    assert arrows_back_up("watercolour_env", REPO / "envs" / "watercolour_env", ROOMS, room) == []
+
+
+# The trainer's rooms (issue 53), lowest first: the run record and its analysis; episodes and
+# their rewards; training on TRL; then the commands at the package's top (cli, demo, evaluate,
+# the PEP 723 script). The package's own `__init__` (where its data folders are) is below all.
+TRAINER_ROOMS = {"package": 0, "record": 1, "episodes": 2, "training": 3, "commands": 4}
+
+
+def trainer_room(module: str) -> str:
+    """The room of `watercolour_trainer.<...>`: its subpackage, `package` for the package itself,
+    `commands` for a module at its top."""
+    parts = module.split(".")
+    if len(parts) == 1:
+        return "package"
+    return parts[1] if parts[1] in TRAINER_ROOMS else "commands"
+
+
+def test_the_trainer_is_rooms_of_at_most_a_dozen_modules_and_every_module_has_one():
+    package = REPO / "trainer"
+    top = {p.stem for p in package.glob("*.py")} - {"__init__"}
+    assert top == {"cli", "demo", "evaluate", "watercolour_grpo"}
+    for name in ("record", "episodes", "training"):
+        assert 3 <= len(list((package / name).glob("*.py"))) - 1 <= 12, name
+
+
+def test_no_arrow_runs_back_up_between_the_trainers_rooms():
+    assert arrows_back_up("watercolour_trainer", REPO / "trainer", TRAINER_ROOMS, trainer_room) == []
 
 
 def test_pre_commit_runs_the_ruff_the_dev_extra_pins():

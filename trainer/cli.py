@@ -25,7 +25,7 @@ EXTRA_ARGS = {"allow_extra_args": True, "ignore_unknown_options": True}
 def train(ctx: typer.Context) -> None:
     """Run GRPO against an environment server (`watercolour train --help` lists every flag)."""
     require_extra("train")
-    from watercolour_trainer.train import main as train_main
+    from watercolour_trainer.training.train import main as train_main
 
     train_main(list(ctx.args))  # a refused configuration is one line through main, exit 2
 
@@ -34,7 +34,7 @@ def train(ctx: typer.Context) -> None:
 def sft(ctx: typer.Context) -> None:
     """Fine-tune a LoRA adapter on the warm start's own sketches, or --pool's (`watercolour sft --help`)."""
     require_extra("train")
-    from watercolour_trainer.sft import main as sft_main
+    from watercolour_trainer.training.sft import main as sft_main
 
     sft_main(list(ctx.args))  # a refused configuration is one line through main, exit 2
 
@@ -49,8 +49,8 @@ def analyze(
     ),
 ) -> None:
     """Did the run learn? Reward by third, slope and t, where the rise came from; writes JSON and a PNG."""
-    from watercolour_trainer.analyze import run
-    from watercolour_trainer.report import table
+    from watercolour_trainer.record.analyze import run
+    from watercolour_trainer.record.report import table
 
     try:
         result, folder = run(run_dir)
@@ -61,8 +61,8 @@ def analyze(
     typer.echo(f"\nanalysis.json and analysis.png in {folder}")
     if paintings:
         from watercolour_env.rollout import rollouts_file
-        from watercolour_trainer.analyze import load_rollouts, thirds
-        from watercolour_trainer.paintings import thirds_picture
+        from watercolour_trainer.record.analyze import load_rollouts, thirds
+        from watercolour_trainer.record.paintings import thirds_picture
 
         rows = load_rollouts(rollouts_file(Path(run_dir)))
         parts = thirds(sorted({r["step"] for r in rows}))
@@ -77,7 +77,7 @@ def gallery(
     render: bool = typer.Option(False, help="Render the scored rollouts' missing paintings from their sketches."),
 ) -> None:
     """Rebuild a run's gallery.html: the best paintings, every rollout sortable and filterable."""
-    from watercolour_trainer.gallery import rebuild
+    from watercolour_trainer.record.gallery import rebuild
 
     page = rebuild(run_dir, top, render)  # a missing rollouts.jsonl is a ConfigError: one line and exit 2 through main
     typer.echo(f"gallery: {page.resolve()}")

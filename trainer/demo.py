@@ -17,10 +17,11 @@ import urllib.request
 from pathlib import Path
 
 from watercolour_env.errors import WatercolourError
+from watercolour_trainer import PACKAGE
 
 log = logging.getLogger(__name__)
 
-DEMO_CONFIG = Path(__file__).parent / "configs" / "demo.yaml"
+DEMO_CONFIG = PACKAGE / "configs" / "demo.yaml"
 
 
 def free_port() -> int:
@@ -51,8 +52,8 @@ def wait_healthy(url: str, server: subprocess.Popen, timeout_s: float = 120.0) -
 
 def run_demo(extra_args: list[str]) -> None:
     """Runs the demo; `extra_args` are passed on to the trainer (e.g. `--max_steps 1`)."""
-    from watercolour_trainer.policy import DEMO_ADAPTER
-    from watercolour_trainer.train import main as train_main
+    from watercolour_trainer.training.policy import DEMO_ADAPTER
+    from watercolour_trainer.training.train import main as train_main
 
     port = free_port()
     url = f"http://127.0.0.1:{port}"

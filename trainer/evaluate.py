@@ -160,7 +160,7 @@ def generate(
     """
     import torch
 
-    from watercolour_trainer.policy import load_policy
+    from watercolour_trainer.training.policy import load_policy
 
     model, tokenizer = load_policy(model_name)
     if adapter is not None:

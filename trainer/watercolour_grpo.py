@@ -35,7 +35,7 @@ code comes from the checkout this file sits in; a Job gets the file alone, so th
 from the environment Space the run trains against (`--env-url`): the Space repository holds the
 package source, so the trainer's client always matches the server it talks to (decision 0004).
 `--package-from <owner>/<space>` names another Space. Arguments are `watercolour train`'s, the
-seed's flag names included (`watercolour_trainer.arguments`).
+seed's flag names included (`watercolour_trainer.training.arguments`).
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ def package_source(argv: list[str]) -> Path:
         SystemExit: neither is there (a Job without a Space URL and without --package-from).
     """
     here = Path(__file__).resolve().parents[1]
-    if (here / "envs" / "watercolour_env").is_dir() and (here / "trainer" / "train.py").is_file():
+    if (here / "envs" / "watercolour_env").is_dir() and (here / "trainer" / "training" / "train.py").is_file():
         return here
     space = space_of(argv)
     if space is None:
@@ -125,13 +125,13 @@ def main() -> None:
     if argv[:1] == ["--"]:  # `uv run script -- flags`, as `hf jobs uv run` is written
         argv = argv[1:]
     try:
-        import watercolour_trainer.train  # noqa: F401 (installed, e.g. `pip install -e .`)
+        import watercolour_trainer.training.train  # noqa: F401 (installed, e.g. `pip install -e .`)
     except ImportError:
         mount(package_source(argv))
     argv = [t for i, t in enumerate(argv) if t != "--package-from" and (i == 0 or argv[i - 1] != "--package-from")]
     argv = [t for t in argv if not t.startswith("--package-from=")]
     from watercolour_env.errors import ConfigError
-    from watercolour_trainer.train import main as train
+    from watercolour_trainer.training.train import main as train
 
     try:
         train(argv)

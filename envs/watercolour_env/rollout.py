@@ -1,7 +1,7 @@
 """A run's rollouts, one format for the trainer and every reader: the record, its file, its reader.
 
 One JSON object per rollout and line (`dataclasses.asdict(Rollout)`); images are paths relative to
-the file. The trainer writes it (`watercolour_trainer.rollouts.RolloutLog`); `analyze`, `gallery`
+the file. The trainer writes it (`watercolour_trainer.record.rollouts.RolloutLog`); `analyze`, `gallery`
 and `pool add` read it. A run's record kept in git (docs/runs/) holds it gzipped, without PNGs.
 """
 

@@ -308,12 +308,12 @@ def test_a_token_a_header_cannot_carry_is_refused_without_printing_it():
 @pytest.mark.train
 @pytest.mark.cli
 def test_the_trainers_module_entry_point_ends_a_failure_in_one_line_with_the_tables_code(tmp_path):
-    """`accelerate launch -m watercolour_trainer.train` (README) runs the module, not the CLI."""
+    """`accelerate launch -m watercolour_trainer.training.train` (README) runs the module, not the CLI."""
     import subprocess
     import sys
 
     done = subprocess.run(
-        [sys.executable, "-m", "watercolour_trainer.train", "--config", str(tmp_path / "nothere.yaml")],
+        [sys.executable, "-m", "watercolour_trainer.training.train", "--config", str(tmp_path / "nothere.yaml")],
         capture_output=True,
         text=True,
         timeout=300,

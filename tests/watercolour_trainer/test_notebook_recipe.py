@@ -23,7 +23,7 @@ def recipe() -> str:
 
 
 def test_the_recipe_trains_one_step_against_the_server(server_url, tmp_path):
-    from watercolour_trainer.policy import EMBEDDED_POLICY, load_policy
+    from watercolour_trainer.training.policy import EMBEDDED_POLICY, load_policy
 
     model, tokenizer = load_policy(EMBEDDED_POLICY)
     del model.config.quantization_config  # dequantised from its GGUF: a plain model now

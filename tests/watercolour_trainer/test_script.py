@@ -40,7 +40,7 @@ def test_every_dependency_is_pinned_to_the_version_make_test_runs():
 @pytest.mark.train
 def test_the_seeds_job_command_sends_the_script_with_every_flag_as_typed():
     """`hf jobs uv run --dry-run` prints the Job it would submit (the Hub is not reachable here)."""
-    from tests.watercolour_trainer.test_arguments import SEED_COMMAND
+    from tests.watercolour_trainer.training.test_arguments import SEED_COMMAND
 
     flags = shlex.split(SEED_COMMAND)
     command = [

@@ -20,7 +20,7 @@ from transformers import AutoTokenizer
 from watercolour_env.pool import STARTER_POOL, Pool, Tier
 from watercolour_env.server.copies import CopyGuard
 from watercolour_env.server.reward.embedded import EmbeddedScorer
-from watercolour_trainer.policy import embedded_gguf
+from watercolour_trainer.training.policy import embedded_gguf
 
 pool = Pool.load(str(STARTER_POOL))
 guard = CopyGuard(pool)

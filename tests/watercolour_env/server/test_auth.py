@@ -135,7 +135,7 @@ def test_the_settings_never_show_the_token():
 
 
 def test_the_trainer_and_the_cli_say_which_token_to_set(token_server, monkeypatch):
-    from watercolour_trainer.rewards import EnvironmentReward
+    from watercolour_trainer.episodes.rewards import EnvironmentReward
 
     url, _ = token_server
     monkeypatch.setenv("WATERCOLOUR_API_TOKEN", "wrong")
@@ -150,7 +150,7 @@ def test_the_trainer_and_the_cli_say_which_token_to_set(token_server, monkeypatc
 
 
 def test_no_server_is_one_line_too(monkeypatch):
-    from watercolour_trainer.rewards import EnvironmentReward
+    from watercolour_trainer.episodes.rewards import EnvironmentReward
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

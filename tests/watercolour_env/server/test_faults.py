@@ -121,7 +121,7 @@ def test_a_scorer_slow_then_down_then_back_costs_only_its_own_episodes():
     from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
     from watercolour_env.server.app import build_app
     from watercolour_env.server.settings import load_settings
-    from watercolour_trainer.rewards import EnvironmentReward
+    from watercolour_trainer.episodes.rewards import EnvironmentReward
 
     mode = {"now": "ok"}
     with serving(hpsv3_stand_in(mode)) as scorer:
@@ -201,8 +201,8 @@ def test_a_server_restarted_between_batches_costs_only_the_batch_it_missed(tmp_p
     rollout log accounts for every rollout."""
     from tests.conftest import WATERCOLOUR
     from watercolour_trainer.demo import free_port, wait_healthy
-    from watercolour_trainer.rewards import EnvironmentReward
-    from watercolour_trainer.rollouts import RolloutLog
+    from watercolour_trainer.episodes.rewards import EnvironmentReward
+    from watercolour_trainer.record.rollouts import RolloutLog
 
     port = free_port()
     url = f"http://127.0.0.1:{port}"
