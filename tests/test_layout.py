@@ -1,6 +1,7 @@
 """The house rules of the code's layout (issue 13), checked on the source itself."""
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -153,3 +154,27 @@ def test_production_never_reads_from_tests():
         p.relative_to(REPO).as_posix() for p in production if '"tests/' in p.read_text() or "'tests/" in p.read_text()
     }
     assert readers == set()
+
+
+CITED = re.compile(
+    r"(?<![\w/.-])((?:envs|trainer|tests|bench|docs|docker|spaces|scorers|examples)/[\w./-]*\.(?:py|md|sh|yaml|toml|js|json|txt))(?![\w-]|\.\w)"
+)
+
+
+def test_every_file_the_sources_and_docs_cite_exists():
+    # the LOG and the runs' records are history: a path there was true on its day
+    citing = [p for p in SOURCES if not p.is_relative_to(REPO / "tests" / "fixtures")]
+    citing += [
+        p
+        for p in REPO.rglob("*.md")
+        if p.relative_to(REPO).parts[0] in {"docs", "spaces", "scorers", "envs", "trainer"}
+    ]
+    citing += [REPO / name for name in ("README.md", "CONTRIBUTING.md", "Makefile")]
+    missing = {
+        f"{p.relative_to(REPO).as_posix()}: {path}"
+        for p in citing
+        if p.name != "LOG.md" and "runs" not in p.relative_to(REPO).parts[:2] and "node_modules" not in p.parts
+        for path in CITED.findall(p.read_text())
+        if not (REPO / path).exists() and "*" not in path
+    }
+    assert sorted(missing) == []

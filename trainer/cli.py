@@ -1,7 +1,8 @@
 """The one `watercolour` console script: the environment's commands plus the trainer's.
 
-Composed here, where both packages are visible: `watercolour_env.cli` has render, serve, episode,
-audit, pool and deploy; this adds train, sft, eval, analyze, gallery, demo and bench. The heavy
+Composed here, where both packages are visible: `watercolour_env.cli` has the environment's
+commands (`watercolour --help` lists them all); this module adds the trainer's, each defined
+below: train, sft, analyze, gallery, demo, bench and eval. The heavy
 imports (torch, TRL) happen inside the commands, so an install without the `train` extra still
 serves and renders, and a command whose extra is missing says which one in a line
 (`watercolour_env.errors.missing_extra`).

@@ -17,7 +17,7 @@ from watercolour_env.audit.command import audit_command
 from watercolour_env.curate.commands import pool_app
 from watercolour_env.deploy.commands import deploy_app
 from watercolour_env.errors import ConfigError, read_text
-from watercolour_env.limits import MAX_REVISIONS, MAX_SEED
+from watercolour_env.limits import DEFAULT_RENDER_DEADLINE_S, MAX_RENDER_DEADLINE_S, MAX_REVISIONS, MAX_SEED
 from watercolour_env.pool import STARTER_POOL
 
 app = typer.Typer(
@@ -47,10 +47,6 @@ def main() -> None:
         raise SystemExit(code) from None
 
 
-DEADLINE_MAX_S = 300.0
-"""The longest render deadline, as the server's WATERCOLOUR_RENDER_DEADLINE_S allows."""
-
-
 def output_path(path: Path | None) -> Path | None:
     """Refuses, before any work, an output path that is a folder or lies under a file."""
     if path is None:
@@ -65,8 +61,8 @@ def output_path(path: Path | None) -> Path | None:
 
 def _deadline(seconds: float) -> float:
     """Refuses a render deadline that is not a number of seconds in (0, 300]."""
-    if not 0 < seconds <= DEADLINE_MAX_S:  # also NaN
-        raise typer.BadParameter(f"{seconds} is not a deadline in (0, {DEADLINE_MAX_S:.0f}] seconds")
+    if not 0 < seconds <= MAX_RENDER_DEADLINE_S:  # also NaN
+        raise typer.BadParameter(f"{seconds} is not a deadline in (0, {MAX_RENDER_DEADLINE_S:.0f}] seconds")
     return seconds
 
 
@@ -94,7 +90,7 @@ def render(
         None, callback=output_path, help="Where to write the PNG; next to the sketch when omitted."
     ),
     deadline_s: float = typer.Option(
-        20.0, callback=_deadline, help="Seconds before the render is abandoned, in (0, 300]."
+        DEFAULT_RENDER_DEADLINE_S, callback=_deadline, help="Seconds before the render is abandoned, in (0, 300]."
     ),
 ) -> None:
     """Render one sketch to a 600x600 PNG and print the result as JSON.
@@ -257,7 +253,7 @@ def prompt(
     ),
 ) -> None:
     """Print the system prompt and the user prompt that reset hands a policy for SUBJECT."""
-    from watercolour_env.models import ResetOptions
+    from watercolour_env.options import ResetOptions
     from watercolour_env.pool import Pool
     from watercolour_env.prompt import system_prompt, user_prompt
 

@@ -11,8 +11,13 @@ MAX_SUBJECT_CHARS = 200
 """A subject is a few words for the prompt ("a peach hibiscus"), not a second prompt."""
 DEFAULT_MAX_REPLY_BYTES = 262_144
 """About 65,000 tokens of code: 8 times the longest completion budget of the seed's runs (8,192)."""
+DEFAULT_RENDER_DEADLINE_S = 20.0
+"""How long one render may take, in seconds: the 41-fill sketch renders in 2.6 s (decision 0003,
+"Rendering"), so this leaves room for a loaded machine and a slow sketch."""
+MAX_RENDER_DEADLINE_S = 300.0
+"""The longest render deadline a deployment or `watercolour render` may set, in seconds."""
 DEFAULT_EPISODE_DEADLINE_S = 120.0
-"""One step's whole budget (render queue, render, scorers): the render deadline (20 s) and the
+"""One step's whole budget (render queue, render, scorers): the render deadline (above) and the
 judge's request timeout (60 s) with room for the queue of 64 sessions on 2 workers (p99 67 s;
 docs/LOG.md, issue 15)."""
 MAX_REFERENCES = 32

@@ -7,7 +7,7 @@ Two uses, both offline:
   code (AutoProcessor, `Qwen2VLRewardModelBT.from_pretrained`, strict state-dict load) in tests.
 - `random_inferencer(size="7b")`: the real 7B shapes (Qwen2-VL-7B-Instruct's config.json:
   28 layers of width 3584, a 32-layer vision tower of width 1280, vocabulary 152,064) with random
-  weights, built straight on the GPU for `bench/hpsv3.py`. Scores are meaningless; speed and
+  weights, built straight on the GPU for `bench/hps_scorer.py`. Scores are meaningless; speed and
   memory are those of the real model.
 
 The tokenizer is trained here on the HPSv3 instruction, so text token counts differ from

@@ -32,6 +32,7 @@ from watercolour_env.pool.loader import (
     write_manifest,
 )
 from watercolour_env.pool.subjects import SubjectCoverage
+from watercolour_env.prompt import DEFAULT_SUBJECT
 from watercolour_env.rollout import read_rollout_rows, rollouts_file
 
 
@@ -102,15 +103,12 @@ def add_rollouts(run_dir: Path, pool_dir: Path, min_reward: float = 0.0) -> AddS
             "reward": reward,
         }
         rows.append(
-            PoolRow(
+            PoolRow.at(
                 row_id,
-                f"images/{row_id}.png",
-                f"sketches/{row_id}.js",
-                None,
-                r.get("subject") or PoolRow.subject,
-                f"rollout of {run_name}",
-                int(r.get("seed") or 0),
-                json.dumps(provenance),
+                subject=r.get("subject") or DEFAULT_SUBJECT,
+                author=f"rollout of {run_name}",
+                seed=int(r.get("seed") or 0),
+                notes=json.dumps(provenance),
             )
         )
         known.add(row_id)
@@ -165,7 +163,7 @@ def add_off_subject(pool_dir: Path, count: int = 8) -> AddSummary:
         (pool_dir / "sketches" / f"{row_id}.js").write_text(reference.sketch, encoding="utf-8")
         shows = "a hibiscus" if reference.id in {r.id for r in hibiscus} else "another subject than a hibiscus"
         note = f"off-subject: {reference.id} of the starter pool, {shows}; rate it nope"
-        rows.append(PoolRow(row_id, f"images/{row_id}.png", f"sketches/{row_id}.js", None, subject, "", 0, note))
+        rows.append(PoolRow.at(row_id, subject=subject, notes=note))
         summary.added.append(row_id)
     write_manifest(pool_dir, rows)
     return summary

@@ -143,7 +143,5 @@ class Generator:
         rows = {r.id: r for r in read_manifest(self.out)} if (self.out / "pool.jsonl").exists() else {}
         for c in candidates:
             if c.passed and c.id not in rows:
-                rows[c.id] = PoolRow(
-                    c.id, f"images/{c.id}.png", f"sketches/{c.id}.js", None, subject, c.model, seed, c.critique
-                )
+                rows[c.id] = PoolRow.at(c.id, subject=subject, author=c.model, seed=seed, notes=c.critique)
         write_manifest(self.out, [rows[k] for k in sorted(rows)])

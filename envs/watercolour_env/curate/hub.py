@@ -130,9 +130,7 @@ def write_folder(pool: Pool, folder: Path) -> None:
     for r in pool.rated:
         (folder / "images" / f"{r.id}.png").write_bytes(r.png)
         (folder / "sketches" / f"{r.id}.js").write_text(r.sketch, encoding="utf-8")
-        rows.append(
-            PoolRow(r.id, f"images/{r.id}.png", f"sketches/{r.id}.js", r.tier, r.subject, r.author, r.seed, r.notes)
-        )
+        rows.append(PoolRow.at(r.id, tier=r.tier, subject=r.subject, author=r.author, seed=r.seed, notes=r.notes))
     write_manifest(folder, rows)
     write_declaration(folder, pool.declaration)
     write_subjects(folder, pool.declared_subjects)

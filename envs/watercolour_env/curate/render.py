@@ -146,9 +146,7 @@ def render_folder(
                 summary.failed[path.stem] = _why_failed(gate)
                 continue
             (folder / "images" / f"{path.stem}.png").write_bytes(result.png)
-            row = rows.get(path.stem) or PoolRow(
-                path.stem, f"images/{path.stem}.png", f"sketches/{path.name}", subject=subject, seed=seed
-            )
+            row = rows.get(path.stem) or PoolRow.at(path.stem, subject=subject, seed=seed)
             rows[path.stem] = row
             summary.rendered.append(path.stem)
             write_manifest(folder, [rows[k] for k in sorted(rows)])

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from watercolour_env.errors import ConfigError, InvalidOption
-from watercolour_env.models import ResetOptions
+from watercolour_env.options import ResetOptions
 
 DECLARATION = "pool.toml"
 KEYS = ("subject", "hint", "oracle")

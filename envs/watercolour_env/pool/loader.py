@@ -37,9 +37,14 @@ STARTER_POOL = Path(__file__).resolve().parent / "starter"
 rated love / okay / nope); the default."""
 
 
-@dataclass
+@dataclass(kw_only=True)
 class PoolRow:
-    """One painting's manifest row; `tier` is None until it is rated."""
+    """One painting's manifest row; `tier` is None until it is rated. Fields are given by name.
+
+    Example:
+        >>> PoolRow.at("koi-01", subject="a koi", seed=7).sketch
+        'sketches/koi-01.js'
+    """
 
     id: str
     image: str
@@ -49,6 +54,16 @@ class PoolRow:
     author: str = ""
     seed: int = 0
     notes: str = ""
+
+    @classmethod
+    def at(cls, row_id: str, **fields: object) -> PoolRow:
+        """A row whose files lie where a pool folder keeps them: `images/<id>.png`, `sketches/<id>.js`.
+
+        Args:
+            row_id: the painting's id (its files' stem).
+            **fields: any other field, by name (tier, subject, author, seed, notes).
+        """
+        return cls(id=row_id, image=f"images/{row_id}.png", sketch=f"sketches/{row_id}.js", **fields)
 
     def to_json(self) -> dict:
         """The row as written to pool.jsonl."""

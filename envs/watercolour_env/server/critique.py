@@ -7,7 +7,7 @@ names the pool's paintings, the tiers, the score or its components. Telling a po
 please the scorer would pay it for reading the scorer, not for painting. This module's
 guarantee is structural: it reads only the gate's verdict (`GateResult`: the sketch, the
 violations, the render), imports nothing of the reward or the pool, and a test holds that
-(tests/watercolour_env/server/test_critique.py).
+(tests/watercolour_env/test_revisions.py).
 
     >>> critique(GateResult(False, [Violation.NO_SKETCH]))
     'The gate refused this reply: it holds no sketch; reply with one JavaScript code block.'

@@ -32,6 +32,8 @@ from watercolour_env.limits import (
     DEFAULT_EPISODE_DEADLINE_S,
     DEFAULT_MAX_REPLY_BYTES,
     DEFAULT_MAX_REVISIONS,
+    DEFAULT_RENDER_DEADLINE_S,
+    MAX_RENDER_DEADLINE_S,
     MAX_REVISIONS,
 )
 from watercolour_env.pool import STARTER_POOL
@@ -114,7 +116,7 @@ class ServerSettings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=1, le=65535)
     render_workers: int = Field(default_factory=default_render_workers, ge=1, le=MAX_RENDER_WORKERS)
-    render_deadline_s: float = Field(20.0, gt=0, le=300)
+    render_deadline_s: float = Field(DEFAULT_RENDER_DEADLINE_S, gt=0, le=MAX_RENDER_DEADLINE_S)
     episode_deadline_s: float = Field(DEFAULT_EPISODE_DEADLINE_S, gt=0, le=3600)  # a whole step, queue included
     render_max_queue: int = Field(64, ge=0)
     chromium_path: str = "/usr/bin/chromium"

@@ -163,9 +163,9 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             episode_id: an id to report; a fresh UUID when None.
             subject: what to paint, e.g. "a peach hibiscus"; the server default when None.
             return_image: whether the step observation carries the PNG.
-            weights: this episode's reward weights by component ("gate" and the registered
-                terms: length, hpsv3, judge, embedded), summing to 1, or a preset name
-                ("hps-only", "judge-led", "hps-led", "embedded"); the deployment's when None.
+            weights: this episode's reward weights by component (`reward.component_names()`:
+                "gate" and every registered term, `gold` among them), summing to 1, or a preset
+                name (`reward.rubric.PRESETS`); the deployment's when None.
             references: how many pool references the judge compares this episode's painting
                 with, in [1, 32] (the seed's `--references`); the deployment's
                 `WATERCOLOUR_REFERENCES_PER_EPISODE` when None. Unused when the judge is not weighted.

@@ -2,10 +2,12 @@
 
 Flags measured in docs/decisions/0003 ("Rendering p5.brush in Chromium") and docs/LOG.md; the
 JavaScript the host page evaluates (a fresh frame per render, the WebGL renderer string, the GPU
-probe); what is wiped after each render.
+probe); what is wiped after each render; what is said when Chromium will not start.
 """
 
 import os
+
+from watercolour_env.errors import RenderError
 
 # What Storage.clearDataForOrigin wipes after each render: all a page can keep, but the shader
 # cache (Chromium's own, shared, and what keeps p5.brush's shaders compiled).
@@ -129,3 +131,23 @@ def browser_environment() -> dict[str, str]:
         for name, value in os.environ.items()
         if name in BROWSER_ENV_NAMES or name.startswith(BROWSER_ENV_PREFIXES)
     }
+
+
+def launch_failure(chromium_path: str, err: Exception) -> RenderError:
+    """The one-line error for a Chromium that would not start: missing, or missing its libraries.
+
+    Args:
+        chromium_path: the executable the renderer tried.
+        err: what Playwright raised.
+    """
+    if not (os.path.isfile(chromium_path) and os.access(chromium_path, os.X_OK)):
+        return RenderError(
+            f"there is no Chromium at {chromium_path}: install it with `make install` (Debian "
+            "package chromium), or point WATERCOLOUR_CHROMIUM_PATH at its executable"
+        )
+    first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+    return RenderError(
+        f"Chromium could not be launched from {chromium_path} ({first}); check "
+        "WATERCOLOUR_CHROMIUM_PATH, and install Chromium's libraries with `make install` (Debian "
+        "packages chromium libegl1 libegl-mesa0 libgl1-mesa-dri)"
+    )

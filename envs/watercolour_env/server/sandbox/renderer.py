@@ -20,12 +20,14 @@ from concurrent.futures import Future
 from pathlib import Path
 
 from watercolour_env.errors import RenderError
+from watercolour_env.limits import DEFAULT_RENDER_DEADLINE_S
 from watercolour_env.server.sandbox import netns, pages
 from watercolour_env.server.sandbox.chromium import (
     CHROMIUM_FLAGS,
     RENDER_JS,
     RENDERER_JS,
     SWIFTSHADER_FLAGS,
+    launch_failure,
     launch_options,
 )
 from watercolour_env.server.sandbox.fair_queue import FairQueue
@@ -68,7 +70,7 @@ class Renderer(PageRecovery):
     def __init__(
         self,
         workers: int | None = None,
-        deadline_s: float = 20.0,
+        deadline_s: float = DEFAULT_RENDER_DEADLINE_S,
         max_queue: int = 64,
         chromium_path: str = "/usr/bin/chromium",
         js_dir: Path = DEFAULT_JS_DIR,
@@ -138,17 +140,7 @@ class Renderer(PageRecovery):
             except Exception as err:
                 self._library.close()
                 self._closed = True
-                if not (os.path.isfile(self.chromium_path) and os.access(self.chromium_path, os.X_OK)):
-                    raise RenderError(
-                        f"there is no Chromium at {self.chromium_path}: install it with `make install` (Debian "
-                        "package chromium), or point WATERCOLOUR_CHROMIUM_PATH at its executable"
-                    ) from err
-                first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-                raise RenderError(
-                    f"Chromium could not be launched from {self.chromium_path} ({first}); check "
-                    "WATERCOLOUR_CHROMIUM_PATH, and install Chromium's libraries with `make install` (Debian "
-                    "packages chromium libegl1 libegl-mesa0 libgl1-mesa-dri)"
-                ) from err
+                raise launch_failure(self.chromium_path, err) from err
             self._started = True
 
     def _isolate_network(self) -> None:
