@@ -1,4 +1,4 @@
-"""Every failure that reaches the command line is one line and a code of the README's table.
+"""Every failure that reaches the command line is one line and a code of docs/environment.md's table.
 
 Unit tests of `failures.one_line`, then the commands themselves in subprocesses: bad paths and
 values refused before any work, servers that close, babble or refuse mid-episode, Ctrl+C.
