@@ -37,6 +37,7 @@ def kit(tmp_path):
             pass
 
 
+@pytest.mark.timeout(3600)  # four trainings of the demo's policy, each waited for as an event
 def test_a_detached_run_outlives_its_call_and_stops_with_a_checkpoint_when_asked(tmp_path, kit):
     port = free_port()
     (kit / "env.sh").write_text(f"export PATH={Path(sys.executable).parent}:$PATH\n")  # gpu_kit_up.py's, here
