@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from watercolour_env.sketch import HEAD_BYTES, _declares, _parser, _text
+from watercolour_env.syntax import HEAD_BYTES, declares, node_text, parser
 
 NAME_TOKEN, NUMBER_TOKEN, STRING_TOKEN = "$name", "$num", "$str"
 _STRING_TYPES = frozenset({"string", "template_string", "regex"})
@@ -27,7 +27,7 @@ def code_tokens(source: str) -> list[str]:
         ",", "$num", ",", "$num", ")", ";", "}"] for `function f(x) { brush.circle(x, 2, 3); }`.
     """
     data = source.encode("utf-8", errors="replace")
-    root = _parser().parse(data).root_node
+    root = parser().parse(data).root_node
     declared: set[bytes] = set()
     leaves: list[Node] = []
     stack: list[tuple[Node, Node | None]] = [(root, None)]
@@ -35,7 +35,7 @@ def code_tokens(source: str) -> list[str]:
         node, parent = stack.pop()
         if node.type == "comment":
             continue
-        if node.type == "identifier" and _declares(node, parent):
+        if node.type == "identifier" and declares(node, parent):
             declared.add(node.text or b"")
         if node.child_count == 0 or node.type in _STRING_TYPES or node.type == "number":
             leaves.append(node)
@@ -50,7 +50,7 @@ def code_tokens(source: str) -> list[str]:
         elif node.type in _NAME_TYPES and (node.text or b"") in declared:
             tokens.append(NAME_TOKEN)
         elif node.type in _NAME_TYPES or node.type == "property_identifier":
-            tokens.append(_text(node)[:HEAD_BYTES])
+            tokens.append(node_text(node)[:HEAD_BYTES])
         else:
-            tokens.append(node.type if node.is_named else _text(node)[:HEAD_BYTES])
+            tokens.append(node.type if node.is_named else node_text(node)[:HEAD_BYTES])
     return tokens

@@ -1,0 +1,200 @@
+"""The JavaScript parser and the one walk over a sketch's syntax tree that the gate reads.
+
+`sketch.inspect_sketch` turns what the walk finds (`TreeFacts`) into a `SketchInventory`;
+`tokens` reads the same tree for its own counts. tree-sitter with tree-sitter-javascript: one
+parser per thread, error-tolerant (a cut-off reply still yields a tree). The walk reads at most
+`HEAD_BYTES` of a node that may be large, so no node is read whole more than once.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import Counter
+from collections.abc import Callable
+
+import tree_sitter_javascript
+from tree_sitter import Language, Node, Parser
+
+# Objects whose members are globals: `window.fetch(...)` is `fetch(...)`; in p5's global mode
+# `this` inside setup and draw is the window too.
+GLOBAL_OBJECTS = frozenset({"window", "self", "globalThis", "top", "parent", "frames", "this"})
+
+_LANGUAGE = Language(tree_sitter_javascript.language())
+_local = threading.local()
+
+
+def parser() -> Parser:
+    """One parser per thread: tree-sitter parsers are not safe to share between threads."""
+    parser = getattr(_local, "parser", None)
+    if parser is None:
+        parser = _local.parser = Parser(_LANGUAGE)
+    return parser
+
+
+def node_text(node: Node | None) -> str:
+    """A node's source text, decoded with replacement; "" for no node."""
+    return node.text.decode("utf-8", errors="replace") if node is not None and node.text is not None else ""
+
+
+HEAD_BYTES = 200
+"""The most of a node's text the walk reads where the node may be large (a URL literal's start, an
+expression's name): enough for every check, and no node read whole more than once."""
+_URL = re.compile(r"^\s*(?:https?:|wss?:|data:|blob:|//[\w.-])", re.IGNORECASE)
+_FUNCTION_VALUES = frozenset({"function_expression", "function", "arrow_function", "generator_function"})
+
+
+class TreeFacts:
+    """Accumulates what one walk over the syntax tree finds."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.brush_calls: Counter[str] = Counter()
+        self.global_calls: Counter[str] = Counter()
+        self.member_calls: Counter[str] = Counter()
+        self.constructed: set[str] = set()
+        self.references: set[str] = set()
+        self.declared: set[str] = set()
+        self.computed: set[str] = set()
+        self.urls: list[str] = []
+        self.dynamic_import = False
+        self.has_setup = False
+        self.canvas: tuple[int | None, int | None, str | None] | None = None
+        self.syntax_error: str | None = None
+        self.comments: list[tuple[int, int]] = []  # byte ranges
+
+    def head(self, node: Node | None, limit: int = HEAD_BYTES) -> str:
+        """The first `limit` bytes of a node's text.
+
+        Nested nodes read whole would copy their text again and again (`x.a().a()...` made the
+        walk quadratic; docs/LOG.md, issue 32).
+        """
+        if node is None:
+            return ""
+        return self.data[node.start_byte : min(node.end_byte, node.start_byte + limit)].decode("utf-8", "replace")
+
+    def visit(self, node: Node, parent: Node | None) -> None:
+        """Takes in one node; `parent` is the node the walk reached it from (None at the root)."""
+        if (node.is_error or node.is_missing) and self.syntax_error is None:
+            row, column = node.start_point
+            self.syntax_error = f"line {row + 1}, column {column + 1}"
+        kind = node.type
+        if kind == "comment":
+            self.comments.append((node.start_byte, node.end_byte))
+        elif kind == "call_expression":
+            self._call(node)
+        elif kind == "new_expression":
+            constructor = node.child_by_field_name("constructor")
+            self.constructed.add(self._global_name(constructor) or self.head(constructor))
+        elif kind in ("identifier", "shorthand_property_identifier_pattern", "shorthand_property_identifier"):
+            self.references.add(node_text(node))
+            if declares(node, parent):
+                self.declared.add(node_text(node))
+        elif kind == "subscript_expression":
+            obj = node.child_by_field_name("object")
+            if obj is not None and obj.type in ("identifier", "this") and node_text(obj) in GLOBAL_OBJECTS | {"brush"}:
+                self.computed.add(node_text(obj))
+        elif kind == "member_expression":
+            name = self._global_name(node)
+            if name:
+                self.references.add(name)
+        elif kind in ("string", "template_string"):
+            text = self.head(node)
+            literal = text[1:-1] if node.end_byte - node.start_byte <= HEAD_BYTES else text[1:]
+            if _URL.match(literal):
+                self.urls.append(literal[:80])
+        elif kind in ("function_declaration", "generator_function_declaration"):
+            self.has_setup |= node_text(node.child_by_field_name("name")) == "setup"
+        elif kind == "variable_declarator":
+            value = node.child_by_field_name("value")
+            if node_text(node.child_by_field_name("name")) == "setup" and value is not None:
+                self.has_setup |= value.type in _FUNCTION_VALUES
+        elif kind == "assignment_expression":
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if (self.head(left) == "setup" or self._global_name(left) == "setup") and right is not None:
+                self.has_setup |= right.type in _FUNCTION_VALUES
+
+    def _call(self, node: Node) -> None:
+        function = node.child_by_field_name("function")
+        if function is None:
+            return
+        if function.type == "import":
+            self.dynamic_import = True
+        elif function.type == "identifier":
+            name = node_text(function)
+            self.global_calls[name] += 1
+            if name == "createCanvas":
+                self.canvas = _canvas_arguments(node.child_by_field_name("arguments"), self.head)
+        elif function.type == "member_expression":
+            obj, prop = function.child_by_field_name("object"), node_text(function.child_by_field_name("property"))
+            if obj is not None and obj.type == "identifier" and node_text(obj) == "brush":
+                self.brush_calls[prop] += 1
+            elif obj is not None and obj.type in ("identifier", "this") and node_text(obj) in GLOBAL_OBJECTS:
+                self.global_calls[prop] += 1
+            else:
+                self.member_calls[f"{self.head(obj)}.{prop}"] += 1
+
+    @staticmethod
+    def _global_name(node: Node | None) -> str | None:
+        """`window.fetch` -> "fetch"; None for any other expression."""
+        if node is None or node.type != "member_expression":
+            return None
+        obj = node.child_by_field_name("object")
+        if obj is not None and obj.type in ("identifier", "this") and node_text(obj) in GLOBAL_OBJECTS:
+            return node_text(node.child_by_field_name("property"))
+        return None
+
+
+_DECLARING_PARENTS = frozenset(
+    {
+        "formal_parameters",
+        "array_pattern",
+        "object_pattern",
+        "rest_pattern",
+        "pair_pattern",
+        "catch_clause",
+        "class_declaration",
+        "function_declaration",
+        "generator_function_declaration",
+        "function_expression",
+        "import_specifier",
+        "namespace_import",
+        "import_clause",
+    }
+)
+
+
+def declares(node: Node, parent: Node | None) -> bool:
+    """Whether this identifier (a child of `parent`) is the name being declared, not a use."""
+    if parent is None:
+        return False
+    if parent.type in ("variable_declarator", "assignment_pattern"):
+        return parent.child_by_field_name("name" if parent.type == "variable_declarator" else "left") == node
+    if parent.type == "arrow_function":
+        return parent.child_by_field_name("parameter") == node
+    if parent.type in ("for_in_statement",):
+        return parent.child_by_field_name("left") == node
+    if parent.type in ("function_declaration", "function_expression", "class_declaration"):
+        return parent.child_by_field_name("name") == node
+    return parent.type in _DECLARING_PARENTS
+
+
+def _canvas_arguments(
+    arguments: Node | None, head: Callable[[Node | None], str]
+) -> tuple[int | None, int | None, str | None]:
+    """(width, height, renderer) of a createCanvas call; None where not a literal."""
+    values = [child for child in (arguments.named_children if arguments else []) if child.type != "comment"]
+
+    def number(i: int) -> int | None:
+        if i < len(values) and values[i].type == "number":
+            try:
+                return int(float(node_text(values[i])))
+            except (ValueError, OverflowError):  # 1e999 is a JavaScript number, not a Python int
+                return None
+        return None
+
+    renderer = None
+    if len(values) > 2:
+        node = values[2]
+        renderer = head(node.child_by_field_name("property")) if node.type == "member_expression" else head(node)
+    return number(0), number(1), renderer
