@@ -15,7 +15,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from watercolour_env.pool import Pool, Tier
-from watercolour_env.server.reward.judge import PairwiseJudge
+from watercolour_env.server.reward.pairwise import PairwiseJudge
 
 
 @dataclass

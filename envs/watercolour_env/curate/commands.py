@@ -175,7 +175,7 @@ def pool_calibrate(
     from watercolour_env.curate.calibrate import calibrate, rollout_paintings, write_report
     from watercolour_env.errors import ConfigError
     from watercolour_env.pool import Pool
-    from watercolour_env.server.reward.judge import PairwiseJudge
+    from watercolour_env.server.reward.pairwise import PairwiseJudge
 
     token = _endpoint_token(base_url, api_key_env, ("the judge", "needs"))
     paintings = rollout_paintings(rollouts, limit)

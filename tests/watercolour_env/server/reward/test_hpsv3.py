@@ -14,8 +14,9 @@ from tests.watercolour_env.server.reward.conftest import candidate_png, passed_g
 from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
 from watercolour_env.models import ScoreStatus
 from watercolour_env.server.reward.hpsv3 import HPSv3Client, HPSv3Term
-from watercolour_env.server.reward.judge import JudgeTerm, PairwiseJudge
+from watercolour_env.server.reward.judge import JudgeTerm
 from watercolour_env.server.reward.length import LengthTerm
+from watercolour_env.server.reward.pairwise import PairwiseJudge
 from watercolour_env.server.reward.rubric import Rubric, preset
 
 pytestmark = pytest.mark.server

@@ -10,13 +10,8 @@ from openai import OpenAI
 from tests.conftest import serving
 from tests.watercolour_env.server.reward.conftest import candidate_png, passed_gate, scripted_judge, starter_pool
 from watercolour_env.pool import Pool, Tier
-from watercolour_env.server.reward.judge import (
-    STRUCTURED_REFUSALS,
-    ComparisonStatus,
-    PairwiseJudge,
-    draw_references,
-    parse_verdict,
-)
+from watercolour_env.server.reward.judge import draw_references
+from watercolour_env.server.reward.pairwise import STRUCTURED_REFUSALS, ComparisonStatus, PairwiseJudge, parse_verdict
 
 
 @pytest.fixture(scope="module")
