@@ -36,6 +36,7 @@ import time
 from pathlib import Path
 
 import torch
+import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -49,51 +50,8 @@ except ImportError:  # the GPU machine: no install, the checkout's code as train
     _spec.loader.exec_module(_script)
     _script.mount(REPO)
 
-ARCHES = {
-    # Qwen3-4B's config.json (hub: Qwen/Qwen3-4B), vocabulary aside
-    "qwen3-4b": dict(
-        model_type="qwen3",
-        hidden_size=2560,
-        intermediate_size=9728,
-        num_hidden_layers=36,
-        num_attention_heads=32,
-        num_key_value_heads=8,
-        head_dim=128,
-        max_position_embeddings=40960,
-        rope_theta=1_000_000,
-        rms_norm_eps=1e-6,
-        tie_word_embeddings=True,
-    ),
-    # Qwen3-30B-A3B's config.json: 128 experts, 8 a token
-    "qwen3-30b-a3b": dict(
-        model_type="qwen3_moe",
-        hidden_size=2048,
-        intermediate_size=6144,
-        moe_intermediate_size=768,
-        num_hidden_layers=48,
-        num_attention_heads=32,
-        num_key_value_heads=4,
-        head_dim=128,
-        num_experts=128,
-        num_experts_per_tok=8,
-        max_position_embeddings=40960,
-        rope_theta=1_000_000,
-        rms_norm_eps=1e-6,
-        norm_topk_prob=True,
-        tie_word_embeddings=False,
-    ),
-    # for a test on CPU
-    "tiny": dict(
-        model_type="qwen3",
-        hidden_size=64,
-        intermediate_size=128,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        head_dim=16,
-        tie_word_embeddings=True,
-    ),
-}
+ARCHES: dict[str, dict] = yaml.safe_load((REPO / "bench" / "grpo_gpu_arches.yaml").read_text())
+"""The architectures `--arch` names, by name: transformers' config fields, cited in the YAML."""
 
 
 class StandInRenderer:
