@@ -178,3 +178,8 @@ def test_every_file_the_sources_and_docs_cite_exists():
         if not (REPO / path).exists() and "*" not in path
     }
     assert sorted(missing) == []
+
+
+def test_the_readme_stays_a_front_page():
+    # issue 53: the full results live in docs/results.md; the README keeps at most 160 lines
+    assert len((REPO / "README.md").read_text().splitlines()) <= 160
