@@ -24,15 +24,15 @@ EDITABLE := PYTHONWARNINGS="ignore:Editable installation"
 # the marks mean.
 CHECK_VENV := .venv-check
 CHECK_MARKS := not (browser or server or slow or docker or gpu or train or wheel)
-# The lane runs with Chromium, the Docker engine and any GPU out of reach (tests/without.sh), so a
-# test that needs one fails here on every machine, not only on one that lacks it.
+# The lane runs with Chromium, the Docker engine and any GPU out of reach (tests/without.sh, as
+# root: CI), so a test that needs one fails here too, not only on a machine that lacks it.
 # The lane runs CHECK_WORKERS processes at once (pytest-xdist; a file's tests stay on one worker):
 # its tests wait on the processes they start, and two workers took 81 s against 141 s for one
 # (docs/LOG.md). The rest of the suite is CPU-bound (GRPO, Chromium) and runs in one process:
 # two workers took as long and loaded the machine enough to change a render's verdict. CI runs
 # `make check` first and passes LANE_DONE=1 to `make test`, so the lane's tests do not run twice.
 CHECK_WORKERS ?= 2
-TEST_MARKS := $(if $(LANE_DONE),-m "not ($(CHECK_MARKS))")
+TEST_MARKS := $(if $(filter 1,$(LANE_DONE)),-m "not ($(CHECK_MARKS))")
 
 .PHONY: install demo test check lint clean lock docker-env
 
@@ -100,7 +100,7 @@ demo: install
 
 test: install .stamps/hpsv3-venv
 	$(VENV)/bin/pytest --durations=25 $(TEST_MARKS) -p no:cacheprovider $(ARGS)
-	$(HPS_VENV)/bin/pytest tests/hpsv3_space --confcutdir=tests/hpsv3_space -p no:cacheprovider
+	$(HPS_VENV)/bin/pytest tests/hpsv3_space --confcutdir=tests/hpsv3_space --durations=25 -p no:cacheprovider
 
 # The environment image's pinned dependencies, with hashes: the versions the venv has. To move a
 # pin, `.venv/bin/pip install -U NAME` first, then `make lock`; the next install follows the lock.

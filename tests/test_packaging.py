@@ -33,6 +33,9 @@ def test_a_wheel_carries_the_starter_pool_and_an_install_of_it_loads_the_pool_ou
     for row in rows:
         assert f"watercolour_env/pool/starter/{row['image']}" in names
         assert f"watercolour_env/pool/starter/{row['sketch']}" in names
+    # the trainer's rooms (issue 53) are packages the wheel lists one by one
+    rooms = {f"watercolour_trainer/{room}/__init__.py" for room in ("training", "episodes", "record")}
+    assert rooms | {"watercolour_trainer/training/train.py"} <= names
     oracle = tomllib.loads((STARTER / "pool.toml").read_text())["oracle"]  # held out of the references
     tiers = Counter(row["tier"] for row in rows if row["tier"] and row["id"] != oracle)
     probe = (

@@ -11,7 +11,8 @@
 set -euo pipefail
 export DOCKER_HOST=unix:///nonexistent/docker.sock CUDA_VISIBLE_DEVICES= NVIDIA_VISIBLE_DEVICES=void
 if [ "$(id -u)" != 0 ] || ! unshare --mount --propagation private true 2> /dev/null; then
-  echo "note: Chromium and Docker stay visible to this run (a mount namespace needs root)" >&2
+  echo "note: Chromium and Docker stay visible to this run (no mount namespace: it needs root," \
+    "CAP_SYS_ADMIN and util-linux's unshare)" >&2
   exec "$@"
 fi
 hidden=()
@@ -23,5 +24,7 @@ for path in /usr/lib/chromium/chromium /var/run/docker.sock /run/docker.sock /de
 done
 # shellcheck disable=SC2016 # expanded by the inner shell
 exec unshare --mount --propagation private bash -c '
-  for path in "${@:2:$1}"; do mount --bind /dev/null "$path" 2> /dev/null || true; done
+  for path in "${@:2:$1}"; do
+    [ -d "$path" ] || mount --bind /dev/null "$path" 2> /dev/null || echo "note: could not hide $path" >&2
+  done
   shift $(($1 + 1)); exec "$@"' hide "${#hidden[@]}" "${hidden[@]}" "$@"

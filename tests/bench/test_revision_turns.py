@@ -18,6 +18,7 @@ def two_sessions():
         yield url
 
 
+@pytest.mark.timeout(1200)  # beyond its subprocess's own limit, which then reports
 def test_the_turn_table_counts_each_turn_and_scores_each_painting_alone(two_sessions, tool_policy, tmp_path):
     out = tmp_path / "turns.json"
     command = [sys.executable, str(REPO / "bench" / "revision_turns.py"), "--env-url", two_sessions]

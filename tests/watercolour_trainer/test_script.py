@@ -70,6 +70,7 @@ def test_the_seeds_job_command_sends_the_script_with_every_flag_as_typed():
 @pytest.mark.slow
 @pytest.mark.server
 @pytest.mark.browser
+@pytest.mark.timeout(1500)  # beyond its subprocess's own limit, which then reports
 def test_uv_runs_the_script_for_one_grpo_step_against_a_local_server(tmp_path):
     find_links = os.environ.get("PIP_FIND_LINKS")
     if not find_links or not list(Path(find_links).glob("torch-*+cpu-*.whl")):

@@ -359,9 +359,8 @@ def summary(rollouts: SharedRolloutLog, elapsed_s: float) -> None:
     print(f"Rollouts: {(rollouts.folder / 'rollouts.jsonl').resolve()}")
 
 
-if (
-    __name__ == "__main__"
-):  # `accelerate launch -m watercolour_trainer.training.train ...`: errors as `watercolour train`'s
+# `accelerate launch -m watercolour_trainer.training.train ...`: errors as `watercolour train`'s
+if __name__ == "__main__":
     from watercolour_env.failures import one_line
 
     try:

@@ -42,6 +42,7 @@ def test_padding_fails_on_a_lift_and_a_refused_swap_passes():
 @pytest.mark.browser
 @pytest.mark.server
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # beyond its subprocess's own limit, which then reports
 def test_the_default_deployment_passes_its_audit(server_url, tmp_path):
     out = tmp_path / "audit.json"
     done = subprocess.run(

@@ -57,6 +57,7 @@ def test_with_one_process_the_shared_log_writes_at_once(tmp_path):
 @pytest.mark.slow
 @pytest.mark.server
 @pytest.mark.browser
+@pytest.mark.timeout(1200)  # beyond its subprocess's own limit, which then reports
 def test_two_processes_through_the_ddp_config_write_one_record_of_the_step(server_url, tmp_path):
     out = tmp_path / "run"
     command = [
