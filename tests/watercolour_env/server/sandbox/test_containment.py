@@ -144,6 +144,36 @@ def test_a_frame_sent_to_another_loopback_port_is_stopped_before_the_request(con
     assert_recovers(contained)
 
 
+def test_a_navigation_is_reported_even_when_the_painting_finishes_before_it_is_vetted(contained, canary, monkeypatch):
+    """The frame's own report says it navigated: under load the server vets the paused request late,
+    and the painting's report came first (scored OK). Here every vetting waits 3 s."""
+    import asyncio
+
+    from watercolour_env.server.sandbox import pages
+
+    class Late:
+        def __getattr__(self, name):  # noqa: ANN001, ANN204
+            return getattr(asyncio, name)
+
+        @staticmethod
+        def ensure_future(coroutine):  # noqa: ANN001, ANN205
+            async def late():  # noqa: ANN202
+                await asyncio.sleep(3)
+                await coroutine
+
+            return asyncio.ensure_future(late())
+
+    monkeypatch.setattr(pages, "asyncio", Late())
+    url, hits = canary
+    sketch = example("trivial.js").replace("noLoop();", f"noLoop(); location = {url!r} + '/late';")
+    result = contained.render(sketch, seed=1)
+    assert result.status is RenderStatus.SKETCH_ERROR and result.detail == "the sketch navigated away"
+    monkeypatch.undo()
+    time.sleep(3.5)  # the late vetting has failed the request
+    assert hits == []
+    assert_recovers(contained)
+
+
 def test_the_canary_counts_a_request_and_not_even_the_host_page_reaches_it(contained, canary):
     """Positive control: the canary counts a request made from here; and since issue 12 not even
     the unsandboxed host page reaches a loopback port other than the library server's (loopback

@@ -31,6 +31,7 @@
   function report(reason, canvas) {
     if (finished) return;
     finished = true;
+    if (navigated) { reason = "navigated"; addError("the sketch navigated its frame away"); }
     const shot = picture(canvas);
     post({ nonce: nonce, reason: reason, errors: errors.slice(0, MAX_ERRORS), png: shot.png, width: shot.width,
            height: shot.height, violations: guard && !guardFailure ? guard.violations() : [],
@@ -100,6 +101,17 @@
   [document, performance, navigator, screen, location].forEach(function (object) {
     try { Object.preventExtensions(object); } catch (e) { /* the page keeps it open */ }
   });
+
+  // A navigation of this frame to another document is known here the moment the sketch asks for
+  // it (the Navigation API's `navigate` event fires synchronously): the host also sees the frame
+  // load again, but only once the server has vetted the paused request, which under load came
+  // after the painting's report (and the painting was scored).
+  let navigated = false;
+  try {
+    window.navigation.addEventListener("navigate", function (ev) {
+      if (!ev.destination || !ev.destination.sameDocument) navigated = true;
+    });
+  } catch (e) { /* no Navigation API: the host's second load event still reports it */ }
 
   window.__watercolourArm = function (value) {
     nonce = value;
