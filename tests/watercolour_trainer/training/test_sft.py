@@ -1,6 +1,7 @@
 """`watercolour sft`: the pool's sketches as chat examples, an adapter out, GRPO started from it."""
 
 import json
+import re
 
 import pytest
 
@@ -8,7 +9,7 @@ from tests.conftest import WATERCOLOUR
 from watercolour_env.errors import ConfigError
 from watercolour_env.pool import STARTER_POOL, Pool, Tier
 from watercolour_env.prompt import SYSTEM_PROMPT, user_prompt
-from watercolour_trainer.training.sft import at_most, parse_tiers, sketch_examples
+from watercolour_trainer.training.sft import at_most, main, parse_tiers, sketch_examples
 
 pytestmark = pytest.mark.train
 
@@ -34,10 +35,8 @@ def test_each_painting_of_the_chosen_tiers_is_one_chat_example_with_the_environm
     assert first["completion"] == [{"role": "assistant", "content": f"```js\n{sketch}\n```"}]
 
 
-def test_a_token_cap_keeps_only_the_short_sketches():
-    from watercolour_trainer.training.policy import EMBEDDED_POLICY, load_policy
-
-    _, tokenizer = load_policy(EMBEDDED_POLICY)
+def test_a_token_cap_keeps_only_the_short_sketches(embedded_tokenizer):
+    tokenizer = embedded_tokenizer
     rows = sketch_examples(Pool.load(str(STARTER_POOL)), [Tier.LOVE, Tier.OKAY])
     kept = at_most(rows, 900, lambda t: len(tokenizer(t, add_special_tokens=False)["input_ids"]))
     # counted once by hand with the same tokenizer (docs/LOG.md): the okay "simple" sketches and
@@ -65,30 +64,8 @@ def test_tiers_are_named_and_a_wrong_one_is_refused():
         parse_tiers("love,great")
 
 
-@pytest.fixture(scope="module")
-def tiny_model(tmp_path_factory):
-    """A 2-layer random Llama with the embedded policy's tokenizer, saved as a folder."""
-    from transformers import LlamaConfig, LlamaForCausalLM
-
-    from watercolour_trainer.training.policy import EMBEDDED_POLICY, load_policy
-
-    _, tokenizer = load_policy(EMBEDDED_POLICY)
-    folder = tmp_path_factory.mktemp("tiny-policy")
-    config = LlamaConfig(
-        vocab_size=len(tokenizer),
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-    )
-    LlamaForCausalLM(config).save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return folder
-
-
 @pytest.mark.slow
-def test_sft_writes_an_adapter_that_grpo_starts_from(tiny_model, tmp_path):
+def test_sft_writes_an_adapter_that_grpo_starts_from(tiny_policy, tmp_path):
     import subprocess
 
     out = tmp_path / "adapter"
@@ -96,7 +73,7 @@ def test_sft_writes_an_adapter_that_grpo_starts_from(tiny_model, tmp_path):
         WATERCOLOUR,
         "sft",
         "--model",
-        str(tiny_model),
+        str(tiny_policy),
         "--output_dir",
         str(out),
         "--max_steps",
@@ -126,7 +103,7 @@ def test_sft_writes_an_adapter_that_grpo_starts_from(tiny_model, tmp_path):
     from watercolour_trainer.training.policy import load_policy
     from watercolour_trainer.training.train import load_adapter
 
-    model, _ = load_policy(str(tiny_model))
+    model, _ = load_policy(str(tiny_policy))
     tuned = load_adapter(model, str(out))
     trainable = [name for name, p in tuned.named_parameters() if p.requires_grad]
     assert trainable and all("lora_" in name for name in trainable)
@@ -160,12 +137,14 @@ def test_sft_refuses_revisions_the_server_or_the_range_does_not_allow_before_a_m
     assert over.returncode == 2, over.stderr[-2000:]
     assert f"the environment at {server_url} refused --revisions 5" in over.stderr
     assert "WATERCOLOUR_MAX_REVISIONS" in over.stderr
-    out_of_range = sft("--revisions", "9", "--env_url", server_url)
-    assert out_of_range.returncode == 2 and "--revisions must be in [0, 8] (got 9)" in out_of_range.stderr
-    stray_url = sft("--env_url", server_url)
-    assert stray_url.returncode == 2 and "--env_url is read only with --revisions" in stray_url.stderr
-    nobody = sft("--revisions", "1", "--env_url", "http://127.0.0.1:9")  # port 9: discard, nothing listens
-    assert nobody.returncode == 2 and "no environment server answered at http://127.0.0.1:9" in nobody.stderr
+    # the rest in this process: each command spends ~12 s importing TRL before it can refuse
+    common = ["--model", str(tmp_path / "no-model"), "--output_dir", str(tmp_path / "out")]
+    with pytest.raises(ConfigError, match=re.escape("--revisions must be in [0, 8] (got 9)")):
+        main([*common, "--revisions", "9", "--env_url", server_url])
+    with pytest.raises(ConfigError, match="--env_url is read only with --revisions"):
+        main([*common, "--env_url", server_url])
+    with pytest.raises(ConfigError, match="no environment server answered at http://127.0.0.1:9"):
+        main([*common, "--revisions", "1", "--env_url", "http://127.0.0.1:9"])  # port 9: discard, nothing listens
 
 
 @pytest.fixture
@@ -186,7 +165,7 @@ def two_sketch_corpus(tmp_path):
 @pytest.mark.server
 @pytest.mark.browser
 def test_sft_with_revisions_teaches_tool_calls_and_leaves_the_critiques_out_of_the_loss(
-    server_url, tiny_model, two_sketch_corpus, tmp_path
+    server_url, tiny_policy, two_sketch_corpus, tmp_path
 ):
     from trl.chat_template_utils import qwen2_5_chat_template
 
@@ -208,7 +187,7 @@ def test_sft_with_revisions_teaches_tool_calls_and_leaves_the_critiques_out_of_t
     import subprocess
 
     out = tmp_path / "adapter"
-    command = [WATERCOLOUR, "sft", "--model", str(tiny_model), "--pool", str(two_sketch_corpus)]
+    command = [WATERCOLOUR, "sft", "--model", str(tiny_policy), "--pool", str(two_sketch_corpus)]
     command += ["--revisions", "1", "--env_url", server_url, "--output_dir", str(out), "--max_steps", "1"]
     command += ["--per_device_train_batch_size", "1", "--report_to", "none", "--save_strategy", "no", "--lora_r", "4"]
     run = subprocess.run(command, capture_output=True, text=True, timeout=600)
@@ -219,7 +198,7 @@ def test_sft_with_revisions_teaches_tool_calls_and_leaves_the_critiques_out_of_t
     from transformers import AutoTokenizer
     from trl.chat_template_utils import get_training_chat_template
 
-    tokenizer = AutoTokenizer.from_pretrained(tiny_model)
+    tokenizer = AutoTokenizer.from_pretrained(tiny_policy)
     tokenizer.chat_template = qwen2_5_chat_template
     messages = first["prompt"] + first["completion"]
     encoded = tokenizer.apply_chat_template(

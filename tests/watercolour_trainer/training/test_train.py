@@ -1,4 +1,6 @@
-"""Smoke test: one real GRPO step of the embedded policy against the real server."""
+"""Smoke test: one real GRPO step of the embedded policy against the real server; and the run's
+plumbing (resume, stop, time, push, trackio) on a tiny random policy, where what it writes does not
+matter (conftest's `tiny_policy`)."""
 
 import json
 import shutil
@@ -33,6 +35,11 @@ def small_run(server_url: str, output_dir, *extra: str) -> list[str]:
     ]
 
 
+def tiny_run(server_url: str, tiny_policy, output_dir, *extra: str) -> list[str]:
+    """`small_run` with the tiny random policy in place of the embedded one."""
+    return small_run(server_url, output_dir, "--model", str(tiny_policy), *extra)
+
+
 def read_rollouts(output_dir) -> list[dict]:
     return [json.loads(line) for line in (output_dir / "rollouts" / "rollouts.jsonl").read_text().splitlines()]
 
@@ -62,10 +69,12 @@ def test_one_grpo_step_starts_from_a_shipped_warm_start(server_url, tmp_path, ad
     assert len(rollouts) == 2 and all(r["status"] in {"scored", "rejected"} for r in rollouts)
 
 
-def test_a_run_resumed_from_its_checkpoint_continues_the_step_count_and_the_rollouts(server_url, tmp_path):
+def test_a_run_resumed_from_its_checkpoint_continues_the_step_count_and_the_rollouts(server_url, tiny_policy, tmp_path):
     common = [
         "--config",
         "trainer/configs/demo.yaml",
+        "--model",
+        str(tiny_policy),
         "--env_url",
         server_url,
         "--output_dir",
@@ -101,10 +110,10 @@ def test_a_run_resumed_from_its_checkpoint_continues_the_step_count_and_the_roll
     assert json.loads((kept / "checkpoint-3" / "trainer_state.json").read_text())["global_step"] == 3
 
 
-def test_a_run_out_of_time_saves_the_step_it_finished_and_stops(server_url, tmp_path):
+def test_a_run_out_of_time_saves_the_step_it_finished_and_stops(server_url, tiny_policy, tmp_path):
     # 0 s: the time is up at the end of the first step, whatever the machine's speed; the demo
     # config saves nothing by itself (save_strategy "no")
-    main(small_run(server_url, tmp_path, "--max_steps", "3", "--stop_after_s", "0"))
+    main(tiny_run(server_url, tiny_policy, tmp_path, "--max_steps", "3", "--stop_after_s", "0"))
     assert [r["step"] for r in read_rollouts(tmp_path)] == [1, 1]
     state = json.loads((tmp_path / "checkpoint-1" / "trainer_state.json").read_text())
     assert state["global_step"] == 1 and not (tmp_path / "checkpoint-2").exists()
@@ -113,11 +122,11 @@ def test_a_run_out_of_time_saves_the_step_it_finished_and_stops(server_url, tmp_
     assert entry["time/step_s"] >= entry["time/generation_s"] + entry["time/environment_s"] - 0.01
 
 
-def test_a_run_asked_to_stop_by_a_file_saves_the_step_it_finished_and_takes_the_file(server_url, tmp_path):
+def test_a_run_asked_to_stop_by_a_file_saves_the_step_it_finished_and_takes_the_file(server_url, tiny_policy, tmp_path):
     # the file is there before the first step ends, whatever the machine's speed: step 1 is the last
     stop = tmp_path / "STOP"
     stop.touch()
-    main(small_run(server_url, tmp_path / "run", "--max_steps", "3", "--stop_file", str(stop)))
+    main(tiny_run(server_url, tiny_policy, tmp_path / "run", "--max_steps", "3", "--stop_file", str(stop)))
     assert [r["step"] for r in read_rollouts(tmp_path / "run")] == [1, 1]
     state = json.loads((tmp_path / "run" / "checkpoint-1" / "trainer_state.json").read_text())
     assert state["global_step"] == 1 and not (tmp_path / "run" / "checkpoint-2").exists()
@@ -166,7 +175,9 @@ def test_an_adapter_folder_without_an_adapter_is_refused_before_the_model_loads(
         main(small_run(server_url, tmp_path, "--adapter", str(tmp_path)))
 
 
-def test_a_run_reported_to_trackio_reads_back_with_the_environments_metrics(server_url, tmp_path, monkeypatch):
+def test_a_run_reported_to_trackio_reads_back_with_the_environments_metrics(
+    server_url, tiny_policy, tmp_path, monkeypatch
+):
     """`--report_to trackio` (local, no Space): the step's reward, the environment's shares and
     each scored component land in trackio's store, under the project and run name given."""
     import importlib
@@ -178,8 +189,9 @@ def test_a_run_reported_to_trackio_reads_back_with_the_environments_metrics(serv
     importlib.reload(trackio.utils)  # its TRACKIO_DIR is read at import
     importlib.reload(trackio.sqlite_storage)
     main(
-        small_run(
+        tiny_run(
             server_url,
+            tiny_policy,
             tmp_path / "run",
             "--report_to",
             "trackio",
@@ -195,7 +207,9 @@ def test_a_run_reported_to_trackio_reads_back_with_the_environments_metrics(serv
     assert str(tmp_path / "trackio") in str(trackio.sqlite_storage.SQLiteStorage.get_project_db_path("x"))
 
 
-def test_push_to_hub_as_a_dry_run_writes_what_would_be_uploaded_and_it_reads_back_as_the_run(server_url, tmp_path):
+def test_push_to_hub_as_a_dry_run_writes_what_would_be_uploaded_and_it_reads_back_as_the_run(
+    server_url, tiny_policy, tmp_path
+):
     import hashlib
 
     from peft import PeftModel
@@ -205,8 +219,9 @@ def test_push_to_hub_as_a_dry_run_writes_what_would_be_uploaded_and_it_reads_bac
 
     dry = tmp_path / "hub"
     main(
-        small_run(
+        tiny_run(
             server_url,
+            tiny_policy,
             tmp_path / "run",
             "--push-to-hub",
             "--out",
@@ -219,7 +234,7 @@ def test_push_to_hub_as_a_dry_run_writes_what_would_be_uploaded_and_it_reads_bac
     )
     rollouts, card, adapter_dir = load_dry_run(dry, "me/wc-test")
     assert list(rollouts) == read_rollouts(tmp_path / "run")  # the dataset is the run's rollouts, row for row
-    assert "base_model: smollm2-135m-instruct" in card and server_url in card and "pool" in card
+    assert f"base_model: {tiny_policy}" in card and server_url in card and "pool" in card
     assert "PeftModel.from_pretrained" in card and "me/wc-test-rollouts" in card
     uploads = json.loads((dry / "uploads.json").read_text())
     paths = {(u["repo_id"], u["path_in_repo"]) for u in uploads}
@@ -231,7 +246,7 @@ def test_push_to_hub_as_a_dry_run_writes_what_would_be_uploaded_and_it_reads_bac
     } <= paths
     for u in uploads:  # the manifest says exactly what the folders hold
         assert hashlib.sha256((dry / u["repo_id"] / u["path_in_repo"]).read_bytes()).hexdigest() == u["sha256"]
-    base, _ = load_policy("smollm2-135m-instruct")
+    base, _ = load_policy(str(tiny_policy))
     loaded = PeftModel.from_pretrained(base, str(adapter_dir))
     assert any("lora_A" in name for name, _ in loaded.named_parameters())
 

@@ -1,6 +1,6 @@
 """`watercolour train --revisions 1`: one real GRPO step on TRL's tool path, against the real server.
 
-The policy is a tiny random Llama with SmolLM2's tokenizer, first taught (a few hundred plain
+The policy is a tiny random Llama with SmolLM2's tokenizer, first taught (about a hundred plain
 optimiser steps here) one exchange by heart: paint a short wash circle, read the critique, paint
 it again, say "Done.". So the step's rollouts go through TRL's parsing of `<tool_call>`, the
 `paint` tool, the critique fed back and the second painting, as a warm-started policy's would.
