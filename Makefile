@@ -76,13 +76,14 @@ install: .stamps/apt .stamps/npm .stamps/venv
 	@touch $@
 
 # hpsv3 goes in with --no-deps: its metadata asks for deepspeed, diffusers and more that
-# inference never imports; requirements.txt lists what it does import.
+# inference never imports; requirements.txt lists what it does import. pytest-timeout is the
+# tests' alone (every test has a timeout: pyproject.toml), so it stays out of the image.
 .stamps/hpsv3-venv: $(HPS_DIR)/requirements.txt $(HPS_DIR)/pyproject.toml
 	@mkdir -p .stamps
 	[ -x $(HPS_VENV)/bin/python ] || $(PYTHON) -m venv $(HPS_VENV)
 	$(HPS_VENV)/bin/pip install -q $(UV)
 	$(call uv_install,$(HPS_VENV)) -r $(HPS_DIR)/requirements.txt
-	$(call uv_install,$(HPS_VENV)) --no-deps $(HPSV3)
+	$(call uv_install,$(HPS_VENV)) --no-deps $(HPSV3) pytest-timeout==2.4.0
 	$(EDITABLE) $(call uv_install,$(HPS_VENV)) --no-deps -e $(HPS_DIR)
 	@touch $@
 
