@@ -53,7 +53,7 @@ def test_a_detached_run_outlives_its_call_and_stops_with_a_checkpoint_when_asked
     small = ["--", "--env_url", f"http://127.0.0.1:{port}", "--max_steps", "30", "--num_generations", "2"]
     small += ["--per_device_train_batch_size", "2", "--max_completion_length", "16", "--n_prompts", "4"]
     small += ["--episode_timeout_s", "30"]  # a dead server's step ends at it
-    small += ["--model", str(tiny_policy)]  # the kit's plumbing is tested, not the policy (conftest)
+    small += ["--model", str(tiny_policy)]  # the kit's plumbing is tested, not the policy (tests/policies.py)
 
     started = learn("--detach", str(config), *small, env=env)
     assert started.returncode == 0, started.stdout + started.stderr

@@ -1,6 +1,6 @@
 """The notebook recipe of docs/training.md (a stock TRL GRPOTrainer against the environment) runs as written:
-only its three settings are changed, to the test server, a local folder of conftest's tiny random
-policy (no hub here; the recipe's plumbing is tested, not a policy) and one short step."""
+only its three settings are changed, to the test server, a local folder of the tiny random
+policy (tests/policies.py; no hub here: the recipe's plumbing is tested, not a policy) and one short step."""
 
 from __future__ import annotations
 

@@ -94,7 +94,7 @@ def test_uv_runs_the_script_for_one_grpo_step_against_a_local_server(tmp_path, t
         "--env-url",
         url,
         "--model",
-        str(tiny_policy),  # the script's environment and flags are tested, not the policy (conftest)
+        str(tiny_policy),  # the script's environment and flags are tested, not the policy (tests/policies.py)
         "--steps",
         "1",
         "--num-generations",

@@ -1,6 +1,6 @@
 """Smoke test: one real GRPO step of the embedded policy against the real server; and the run's
 plumbing (resume, stop, time, push, trackio) on a tiny random policy, where what it writes does not
-matter (conftest's `tiny_policy`)."""
+matter (`tiny_policy`, tests/policies.py)."""
 
 import json
 import shutil
