@@ -18,28 +18,24 @@ def embedded_tokenizer():
     return AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
 
 
+def tiny_llama(tokenizer, **config):  # noqa: ANN001, ANN003, ANN201
+    """A random 2-layer Llama (hidden 32) sized to `tokenizer`'s vocabulary; `config` overrides."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    shape = {"hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4}
+    ids = {"bos_token_id": tokenizer.bos_token_id, "eos_token_id": tokenizer.eos_token_id}
+    return LlamaForCausalLM(LlamaConfig(vocab_size=len(tokenizer), num_key_value_heads=2, **shape, **(ids | config)))
+
+
 @pytest.fixture(scope="session")
 def tiny_policy(embedded_tokenizer, tmp_path_factory):
     """A 2-layer random Llama with the embedded policy's tokenizer and chat template, saved as a
     folder that `--model` takes: for tests of the trainer's plumbing (resume, stop, time, push,
     trackio, processes), where what the policy writes does not matter and the 135M policy spent
     most of a minute per step (docs/LOG.md, issue 53)."""
-    from transformers import LlamaConfig, LlamaForCausalLM
-
-    tokenizer = embedded_tokenizer
     folder = tmp_path_factory.mktemp("tiny-policy")
-    config = LlamaConfig(
-        vocab_size=len(tokenizer),
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        bos_token_id=tokenizer.bos_token_id,
-        eos_token_id=tokenizer.eos_token_id,
-    )
-    LlamaForCausalLM(config).save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
+    tiny_llama(embedded_tokenizer).save_pretrained(folder)
+    embedded_tokenizer.save_pretrained(folder)
     return folder
 
 
@@ -88,7 +84,7 @@ def assistant_spans(tokenizer, messages: list[dict], tools: list) -> list[tuple[
 def tool_policy(server_url, tmp_path_factory):
     """A folder with the tiny policy that paints by the tool (model, tokenizer, ChatML template with tools)."""
     import torch
-    from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
+    from transformers import AutoTokenizer
     from trl.chat_template_utils import qwen2_5_chat_template
 
     from watercolour_trainer.episodes.painter import PaintingEpisode
@@ -111,19 +107,8 @@ def tool_policy(server_url, tmp_path_factory):
     # the loss is on what the policy writes (its turns), not on the prompts and critiques it reads
     targets = torch.cat([torch.arange(*span) for span in assistant_spans(tokenizer, messages, tools=[episode.paint])])
     torch.manual_seed(0)
-    config = LlamaConfig(
-        vocab_size=len(tokenizer),
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        max_position_embeddings=4096,
-        bos_token_id=tokenizer.bos_token_id,
-        eos_token_id=tokenizer.convert_tokens_to_ids("<|im_end|>"),
-        tie_word_embeddings=True,
-    )
-    model = LlamaForCausalLM(config)
+    eos = tokenizer.convert_tokens_to_ids("<|im_end|>")
+    model = tiny_llama(tokenizer, eos_token_id=eos, max_position_embeddings=4096, tie_word_embeddings=True)
     optimiser = torch.optim.AdamW(model.parameters(), lr=1e-2)
     for _ in range(400):
         logits = model.lm_head(model.model(input_ids=ids).last_hidden_state[0, targets - 1])
@@ -139,7 +124,7 @@ def tool_policy(server_url, tmp_path_factory):
         optimiser.zero_grad()
     assert margin > 2, f"the tiny policy did not learn its exchange (margin {margin:.2f} nats)"
     folder = tmp_path_factory.mktemp("tool-policy")
-    model.generation_config.eos_token_id = config.eos_token_id
+    model.generation_config.eos_token_id = eos
     model.save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder
