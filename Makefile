@@ -33,12 +33,14 @@ CHECK_VENV := .venv-check
 CHECK_MARKS := not (browser or server or slow or docker or gpu or train or wheel)
 # The lane runs with Chromium, the Docker engine and any GPU out of reach (tests/without.sh, as
 # root: CI), so a test that needs one fails here too, not only on a machine that lacks it.
-# The lane runs CHECK_WORKERS processes at once (pytest-xdist; a file's tests stay on one worker):
-# its tests wait on the processes they start, and two workers took 81 s against 141 s for one
-# (docs/LOG.md). The rest of the suite is CPU-bound (GRPO, Chromium) and runs in one process:
-# two workers took as long and loaded the machine enough to change a render's verdict. CI runs
-# `make check` first and passes LANE_DONE=1 to `make test`, so the lane's tests do not run twice.
-CHECK_WORKERS ?= 2
+# Both run WORKERS processes at once (pytest-xdist, --dist loadfile: a file's tests and its
+# servers stay on one worker). On 2 cores two workers took the lane from 141 s to 81 s and the
+# rest of the suite from 41 min 26 s to 30 min 33 s (docs/LOG.md): one runs a subprocess's
+# imports, a model or a server's start while the other renders. A test that a loaded machine
+# fails is a bug (CONTRIBUTING.md); WORKERS=1 runs one at a time. CI runs `make check` first and
+# passes LANE_DONE=1 to `make test`, so the lane's tests do not run twice.
+WORKERS ?= 2
+PYTEST_WORKERS = -n $(WORKERS) --dist loadfile
 TEST_MARKS := $(if $(filter 1,$(LANE_DONE)),-m "not ($(CHECK_MARKS))")
 
 .PHONY: install demo test check lint clean lock docker-env
@@ -100,14 +102,14 @@ install: .stamps/apt .stamps/npm .stamps/venv
 check: .stamps/npm .stamps/check-venv
 	$(CHECK_VENV)/bin/ruff check .
 	$(CHECK_VENV)/bin/ruff format --check .
-	bash tests/without.sh $(CHECK_VENV)/bin/pytest -n $(CHECK_WORKERS) --dist loadfile --durations=25 -m "$(CHECK_MARKS)" \
+	bash tests/without.sh $(CHECK_VENV)/bin/pytest $(PYTEST_WORKERS) --durations=25 -m "$(CHECK_MARKS)" \
 	  -p no:cacheprovider $(ARGS)
 
 demo: install
 	$(VENV)/bin/watercolour demo
 
 test: install .stamps/hpsv3-venv
-	$(VENV)/bin/pytest --durations=25 $(TEST_MARKS) -p no:cacheprovider $(ARGS)
+	$(VENV)/bin/pytest $(PYTEST_WORKERS) --durations=25 $(TEST_MARKS) -p no:cacheprovider $(ARGS)
 	$(HPS_VENV)/bin/pytest tests/hpsv3_space --confcutdir=tests/hpsv3_space --durations=25 -p no:cacheprovider
 
 # The environment image's pinned dependencies, with hashes: the versions the venv has. To move a

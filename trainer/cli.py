@@ -26,9 +26,12 @@ EXTRA_ARGS = {"allow_extra_args": True, "ignore_unknown_options": True}
 def train(ctx: typer.Context) -> None:
     """Run GRPO against an environment server (`watercolour train --help` lists every flag)."""
     require_extra("train")
-    from watercolour_trainer.training.train import main as train_main
+    from watercolour_trainer.training.arguments import parse_arguments
 
-    train_main(list(ctx.args))  # a refused configuration is one line through main, exit 2
+    parsed = parse_arguments(list(ctx.args))  # a refusal is one line through main, exit 2, before the trainer loads
+    from watercolour_trainer.training.train import run
+
+    run(*parsed)
 
 
 @app.command(context_settings=EXTRA_ARGS, add_help_option=False)
@@ -148,14 +151,16 @@ def evaluate(
     replies (--replies its JSON) to two servers. Exits 3 when every episode went unscored.
     """
     require_extra("train")
-    from watercolour_env.client import parse_reward_weights
     from watercolour_trainer import evaluate as ev
 
-    parsed = parse_reward_weights(weights)
     if replies is not None and replies.resolve() == out.resolve():
         raise typer.BadParameter(f"{out} is the --replies file; give --out another path", param_hint="--out")
-    if replies is not None:
+    if replies is not None:  # read before the client's imports (OpenEnv, ~3 s): a bad file is refused at once
         episodes = ev.read_replies(replies)
+    from watercolour_env.client import parse_reward_weights
+
+    parsed = parse_reward_weights(weights)
+    if replies is not None:
         about = {"replies": str(replies)}
     else:
         asked = ev.prompts(env_url, subject or [None])  # None: the server's default subject

@@ -22,6 +22,7 @@ from pathlib import Path
 from watercolour_env.errors import ConfigError
 from watercolour_env.limits import MAX_REVISIONS
 from watercolour_trainer.training.policy import EMBEDDED_POLICY
+from watercolour_trainer.training.processes import keep_multicast_off
 
 SEED_FLAGS: dict[str, tuple[str, ...]] = {
     "--lr": ("--learning_rate",),
@@ -259,18 +260,29 @@ def _value(argv: list[str], flag: str) -> str | None:
 def parse_arguments(argv: list[str] | None = None):  # noqa: ANN201 (WatercolourArguments, GRPOConfig)
     """`(WatercolourArguments, GRPOConfig)` from a command line (sys.argv[1:] when None).
 
+    Multicast stays off in this process and those it starts (`keep_multicast_off`): the parse
+    is the first step that may start a process group (`TrainingArguments` under `accelerate
+    launch`). Imports TRL's config (~5 s on 2 cores), nothing of its trainer.
+
     Raises:
+        FileNotFoundError: a `--config` file that is not there, before anything is imported.
         ConfigError: an unknown flag (prefixes are not guessed: `--learning-rat` is refused), a
             value out of range (`WatercolourArguments.__post_init__`), a setting
             `TrainingArguments` refuses (bf16 without a GPU, say), with its message, or
             `--max_turn_tokens` with vLLM or with `generation_kwargs`' own `max_new_tokens`.
         SystemExit: argparse's refusal of a value of the wrong type (exit code 2).
     """
+    import errno
+    import os
     import sys
 
+    argv = list(sys.argv[1:] if argv is None else argv)
+    config_file = _value(argv, "--config")
+    if config_file is not None and not Path(config_file).is_file():
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), config_file)
+    keep_multicast_off()
     from trl import GRPOConfig, TrlParser
 
-    argv = list(sys.argv[1:] if argv is None else argv)
     # a typo is refused, not guessed
     parser = TrlParser((WatercolourArguments, GRPOConfig), allow_abbrev=False, prog="watercolour train")
     parser = with_config_flag(parser, seed_aliases=True)

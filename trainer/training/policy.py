@@ -12,12 +12,14 @@ from __future__ import annotations
 import importlib.util
 import logging
 from pathlib import Path
-
-import torch
-from transformers import AutoModelForCausalLM, AutoTokenizer, PreTrainedModel, PreTrainedTokenizerBase
+from typing import TYPE_CHECKING
 
 from watercolour_env.errors import ConfigError
 from watercolour_trainer import PACKAGE
+
+if TYPE_CHECKING:  # torch and transformers load with the model, not with the names below (`train --help`)
+    import torch
+    from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
 log = logging.getLogger(__name__)
 
@@ -47,17 +49,21 @@ def embedded_gguf() -> Path:
     return path
 
 
-def load_policy(name: str, dtype: torch.dtype = torch.float32) -> tuple[PreTrainedModel, PreTrainedTokenizerBase]:
+def load_policy(name: str, dtype: torch.dtype | None = None) -> tuple[PreTrainedModel, PreTrainedTokenizerBase]:
     """Loads a causal language model and its tokenizer (with a pad token).
 
     Args:
         name: `smollm2-135m-instruct` (embedded), a path to a `.gguf` file, or a model id or
             folder that `from_pretrained` understands.
-        dtype: parameter dtype of the returned model.
+        dtype: parameter dtype of the returned model; None: float32.
 
     Returns:
         The model (trainable, not flagged as quantized) and its tokenizer.
     """
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    dtype = torch.float32 if dtype is None else dtype
     if name == EMBEDDED_POLICY or name.endswith(".gguf"):
         gguf = embedded_gguf() if name == EMBEDDED_POLICY else Path(name)
         tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)

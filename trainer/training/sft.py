@@ -22,18 +22,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from datasets import Dataset
-from peft import LoraConfig
-from trl import SFTConfig, SFTTrainer, TrlParser
+from trl import SFTConfig, TrlParser
 
 from watercolour_env.errors import ConfigError
 from watercolour_env.limits import MAX_REVISIONS
 from watercolour_env.pool import Pool, Tier
 from watercolour_env.prompt import system_prompt, user_prompt
 from watercolour_trainer import PACKAGE
-from watercolour_trainer.episodes.revisions import check_revisions, give_tools, tool_examples
 from watercolour_trainer.training.arguments import with_config_flag
-from watercolour_trainer.training.policy import EMBEDDED_POLICY, load_policy
+from watercolour_trainer.training.policy import EMBEDDED_POLICY
 
 log = logging.getLogger(__name__)
 
@@ -173,6 +170,14 @@ def main(argv: list[str] | None = None) -> Path:
         raise ConfigError("--revisions needs --env_url: the critiques an example's paintings get come from a server")
     if args.env_url and not args.revisions:
         raise ConfigError("--env_url is read only with --revisions K (the critiques of a tool-form example)")
+    # what a refusal above did not need: peft, datasets, TRL's trainer, the OpenEnv client (~5 s, docs/LOG.md)
+    from datasets import Dataset
+    from peft import LoraConfig
+    from trl import SFTTrainer
+
+    from watercolour_trainer.episodes.revisions import check_revisions, give_tools, tool_examples
+    from watercolour_trainer.training.policy import load_policy
+
     if args.revisions:
         check_revisions(args.env_url, args.revisions)  # before the model loads (~20 s on 2 cores)
     template = _jinja(config.chat_template_path) if args.revisions else None

@@ -31,7 +31,7 @@ from watercolour_trainer.record.rollouts import curve_rows
 from watercolour_trainer.training.arguments import WatercolourArguments, parse_arguments
 from watercolour_trainer.training.grpo_tools import ConcurrentToolsTrainer
 from watercolour_trainer.training.policy import load_policy, stop_at_closing_fence
-from watercolour_trainer.training.processes import SharedRolloutLog, keep_multicast_off
+from watercolour_trainer.training.processes import SharedRolloutLog
 from watercolour_trainer.training.stopping import StopWhenAsked
 
 log = logging.getLogger(__name__)
@@ -73,10 +73,25 @@ def build_dataset(args: WatercolourArguments, tokenizer, template_kwargs: dict |
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Trains, then prints where the gallery and the curve are."""
+    """Parses a command line (sys.argv[1:] when None) and trains (`run`).
+
+    Raises:
+        ConfigError: as `parse_arguments` and `run`.
+    """
+    run(*parse_arguments(argv))
+
+
+def run(args: WatercolourArguments, config) -> None:  # noqa: ANN001 (a GRPOConfig)
+    """Trains with parsed arguments (`parse_arguments`'), then prints where the gallery and the curve are.
+
+    `watercolour train` parses before it imports this module, so a refused command line costs
+    TRL's config alone, not this module's peft, TRL trainer and OpenEnv client (~5 s, docs/LOG.md).
+
+    Raises:
+        ConfigError: a server that refuses the configuration, a missing adapter or checkpoint, a
+            push without a repo; each before the model loads.
+    """
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", force=True)
-    keep_multicast_off()  # before anything starts a process group
-    args, config = parse_arguments(argv)
     rank, processes = config.process_index, config.world_size  # (0, 1) unless started by accelerate launch
     if (config.push_to_hub or args.hub_dry_run) and not config.hub_model_id:
         raise ConfigError("--push-to-hub needs the repo to push to: --out <you>/<name> (or --hub_model_id)")

@@ -171,6 +171,29 @@ def test_help_of_train_and_sft_lists_their_real_flags(command, flags):
     assert "--config FILE (trainer/configs/ has" in " ".join(shown.stdout.split())  # said before TRL's ~300 flags
 
 
+@pytest.mark.cli
+def test_a_refused_command_line_loads_nothing_of_the_trainer(tmp_path):
+    # a missing --config before TRL and torch; a typo before TRL's trainer, datasets and the OpenEnv client
+    import subprocess
+    import sys
+
+    probe = """
+import sys
+from watercolour_env.errors import ConfigError
+from watercolour_trainer.training.arguments import parse_arguments
+try:
+    parse_arguments(["--config", "nothere.yaml"])
+except FileNotFoundError as err:
+    print(err.filename, [m for m in ("trl", "torch") if m in sys.modules])
+try:
+    parse_arguments(["--learning-rat", "1e-5"])
+except ConfigError:
+    print([m for m in ("trl.trainer.grpo_trainer", "datasets", "openenv", "gradio") if m in sys.modules])
+"""
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.stdout.splitlines() == ["nothere.yaml []", "[]"], done.stderr
+
+
 def test_a_run_that_checkpoints_gradients_says_nothing_of_the_renamed_flag_and_methods():
     from transformers import AutoModelForCausalLM, LlamaConfig
 
