@@ -211,17 +211,19 @@ def test_a_non_loopback_address_fails_at_once_without_leaving_the_machine(contai
 
 
 def chromium_pids() -> list[int]:
-    """PIDs of the Chromium browser processes (not renderers) started by this test process."""
+    """PIDs of the Chromium browser processes (not renderers) started by this test process.
+
+    Its descendants only: a browser that another test process (another xdist worker) starts
+    meanwhile is not this test's to kill.
+    """
+    import psutil
+
     pids = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if cmdline and b"chromium" in cmdline[0] and not any(a.startswith(b"--type=") for a in cmdline):
-            pids.append(int(entry.name))
+    for child in psutil.Process().children(recursive=True):
+        with contextlib.suppress(psutil.Error):  # a short-lived helper may be gone already
+            cmdline = child.cmdline()
+            if cmdline and "chromium" in cmdline[0] and not any(a.startswith("--type=") for a in cmdline):
+                pids.append(child.pid)
     return pids
 
 
