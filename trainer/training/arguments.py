@@ -265,21 +265,20 @@ def parse_arguments(argv: list[str] | None = None):  # noqa: ANN201 (Watercolour
     launch`). Imports TRL's config (~5 s on 2 cores), nothing of its trainer.
 
     Raises:
-        FileNotFoundError: a `--config` file that is not there, before anything is imported.
+        OSError: a `--config` file that cannot be opened (missing, a folder), before TRL is imported.
         ConfigError: an unknown flag (prefixes are not guessed: `--learning-rat` is refused), a
             value out of range (`WatercolourArguments.__post_init__`), a setting
             `TrainingArguments` refuses (bf16 without a GPU, say), with its message, or
             `--max_turn_tokens` with vLLM or with `generation_kwargs`' own `max_new_tokens`.
         SystemExit: argparse's refusal of a value of the wrong type (exit code 2).
     """
-    import errno
-    import os
     import sys
 
     argv = list(sys.argv[1:] if argv is None else argv)
     config_file = _value(argv, "--config")
-    if config_file is not None and not Path(config_file).is_file():
-        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), config_file)
+    if config_file is not None:
+        with open(config_file, "rb"):  # missing, a folder, unreadable: its OSError names it, before TRL loads
+            pass
     keep_multicast_off()
     from trl import GRPOConfig, TrlParser
 
@@ -309,15 +308,21 @@ def parse_arguments(argv: list[str] | None = None):  # noqa: ANN201 (Watercolour
 
 
 def _unknown_config_keys(parser, argv: list[str]) -> list[str]:  # noqa: ANN001 (a TrlParser)
-    """The keys of the `--config` YAML that no flag of `parser` takes, as `--key`; [] without one."""
+    """The keys of the `--config` YAML that no flag of `parser` takes, as `--key`; [] without one.
+
+    Raises:
+        ConfigError: a file that is YAML but not a mapping (a list, a text).
+    """
     config = _value(argv, "--config")
     if config is None or not Path(config).is_file():
         return []  # TRL's own refusal names a missing file
     import yaml
 
     keys = yaml.safe_load(Path(config).read_text(encoding="utf-8"))
+    if keys is not None and not isinstance(keys, dict):  # TRL would name its lines as flags
+        raise ConfigError(f"--config {config} is not a YAML mapping of flags to values (trainer/configs/ has presets)")
     known = {action.dest for action in parser._actions}
-    return [f"--{key}" for key in keys if key not in known] if isinstance(keys, dict) else []
+    return [f"--{key}" for key in keys if key not in known] if keys else []
 
 
 def _quiet_renamed_checkpointing() -> None:

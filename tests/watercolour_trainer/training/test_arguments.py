@@ -171,6 +171,16 @@ def test_help_of_train_and_sft_lists_their_real_flags(command, flags):
     assert "--config FILE (trainer/configs/ has" in " ".join(shown.stdout.split())  # said before TRL's ~300 flags
 
 
+def test_a_config_that_is_a_folder_or_not_a_mapping_is_refused_by_what_it_is(tmp_path):
+    with pytest.raises(IsADirectoryError) as folder:
+        parse_arguments(["--config", str(tmp_path)])
+    assert folder.value.filename == str(tmp_path)
+    listed = tmp_path / "list.yaml"
+    listed.write_text("- max_steps\n- 1\n")
+    with pytest.raises(ConfigError, match="is not a YAML mapping of flags to values"):
+        parse_arguments(["--config", str(listed)])
+
+
 @pytest.mark.cli
 def test_a_refused_command_line_loads_nothing_of_the_trainer(tmp_path):
     # a missing --config before TRL and torch; a typo before TRL's trainer, datasets and the OpenEnv client
