@@ -58,6 +58,16 @@ class SubjectCoverage:
         asked = subject_words(subject)
         return any(words <= asked for words in self._words)
 
+    def match(self, subject: str) -> str | None:
+        """The covered subject an asked one is of: the one whose words it has, most words first.
+
+        >>> SubjectCoverage(["a hibiscus", "a songbird on a branch"]).match("a peach hibiscus")
+        'a hibiscus'
+        """
+        asked = subject_words(subject)
+        covered = [(len(words), s) for s, words in zip(self.subjects, self._words, strict=True) if words <= asked]
+        return max(covered, key=lambda c: c[0])[1] if covered else None
+
     def describe(self) -> str:
         """The covered subjects for a message, e.g. '"a hibiscus"'."""
         return ", ".join(f'"{s}"' for s in self.subjects) or "none"

@@ -57,10 +57,10 @@ def test_the_command_writes_two_pools_that_load(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     proxy, gold = Pool.load(str(tmp_path / "s" / "proxy")), Pool.load(str(tmp_path / "s" / "gold"))
-    # the starter pool's 93 paintings (19 love, 27 okay, 47 nope): each tier halved, the odd ones
+    # the starter pool's 165 paintings (39 love, 53 okay, 73 nope): each tier halved, the odd ones
     # out alternating, so a tier's halves differ by at most one
-    assert len(proxy.references) + len(gold.references) == 93
-    for tier, n in ((Tier.LOVE, 19), (Tier.OKAY, 27), (Tier.NOPE, 47)):
+    assert len(proxy.references) + len(gold.references) == 165
+    for tier, n in ((Tier.LOVE, 39), (Tier.OKAY, 53), (Tier.NOPE, 73)):
         assert len(proxy.tier(tier)) + len(gold.tier(tier)) == n
         assert abs(len(proxy.tier(tier)) - len(gold.tier(tier))) <= 1
     assert "proxy" in done.stdout and "gold" in done.stdout

@@ -182,13 +182,14 @@ def test_a_declared_subject_its_paintings_do_not_cover_refuses_the_server_naming
     from watercolour_env.server.settings import load_settings
 
     folder = tmp_path / "pool"
-    shutil.copytree(STARTER_POOL, folder)  # paintings of "a hibiscus"
-    (folder / "pool.toml").write_text('subject = "a jellyfish"\n')
+    shutil.copytree(STARTER_POOL, folder)  # paintings of a hibiscus, a jellyfish, a songbird on a branch
+    (folder / "pool.toml").write_text('subject = "a blue whale"\n')
     with pytest.raises(ConfigError) as refused:
         build_app(load_settings(pool=str(folder)), renderer=object())
     assert str(refused.value) == (
-        f"the pool {folder} declares the subject 'a jellyfish' (pool.toml), but its paintings are of "
-        '"a hibiscus": correct the subject in its pool.toml, or set WATERCOLOUR_DEFAULT_SUBJECT to one of those'
+        f"the pool {folder} declares the subject 'a blue whale' (pool.toml), but its paintings are of "
+        '"a hibiscus", "a jellyfish", "a songbird on a branch": correct the subject in its pool.toml, or set '
+        "WATERCOLOUR_DEFAULT_SUBJECT to one of those"
     )
 
 

@@ -32,10 +32,20 @@ def test_every_word_of_a_pool_subject_is_needed():
     assert coverage.covers("an old lemon tree") and not coverage.covers("a lemon")
 
 
-def test_the_starter_pool_covers_the_default_subject_and_not_a_whale():
+def test_the_starter_pool_covers_its_three_subjects_and_not_a_whale():
     coverage = Pool.load(str(STARTER_POOL)).coverage()
-    assert coverage.subjects == ["a hibiscus"]
-    assert coverage.covers("a peach hibiscus") and not coverage.covers("a blue whale")
+    assert coverage.subjects == ["a hibiscus", "a jellyfish", "a songbird on a branch"]
+    assert coverage.covers("a peach hibiscus") and coverage.covers("two jellyfish")
+    assert coverage.covers("a robin, a songbird on a branch") and not coverage.covers("a robin")
+    assert not coverage.covers("a blue whale")
+
+
+def test_an_asked_subject_is_matched_to_the_covered_one_with_most_words():
+    coverage = SubjectCoverage(["a hibiscus", "a hibiscus bush", "a jellyfish"])
+    assert coverage.match("a pink hibiscus bush") == "a hibiscus bush"  # both cover it: the longer
+    assert coverage.match("a peach hibiscus") == "a hibiscus"
+    assert coverage.match("three jellyfishes") == "a jellyfish"
+    assert coverage.match("a blue whale") is None
 
 
 def test_a_pool_may_declare_subjects_beyond_its_paintings(tmp_path):
@@ -45,7 +55,7 @@ def test_a_pool_may_declare_subjects_beyond_its_paintings(tmp_path):
     shutil.copytree(STARTER_POOL, folder)
     (folder / "subjects.txt").write_text("# what this pool's taste is for\na hibiscus bush\n\nan orchid  # close\n")
     coverage = Pool.load(str(folder)).coverage()
-    assert coverage.subjects == ["a hibiscus", "a hibiscus bush", "an orchid"]
+    assert coverage.subjects == ["a hibiscus", "a hibiscus bush", "a jellyfish", "a songbird on a branch", "an orchid"]
     assert coverage.covers("a white orchid")
 
 

@@ -171,5 +171,6 @@ def test_the_pool_route_needs_the_token_and_the_audit_sends_it(token_server, mon
     assert httpx.get(url + "/pool", timeout=60).status_code == 401
     monkeypatch.setenv("WATERCOLOUR_API_TOKEN", TOKEN)
     report, rows = audit(url, only=("subject swap",))  # the token from the environment, as the client reads it
-    assert report["subjects"] == ["a hibiscus"] and "references" not in report
+    assert report["subjects"] == ["a hibiscus", "a jellyfish", "a songbird on a branch"]
+    assert "references" not in report and "subject_tier_rewards" not in report
     assert [(r.family, r.refused, r.sent) for r in rows] == [("subject swap", 2, 2)]

@@ -162,7 +162,8 @@ def test_a_subject_the_pool_does_not_cover_is_refused_naming_the_pools_subjects(
         answer = ask(ws, {"type": "reset", "data": {"subject": "a blue whale"}})
         assert answer["type"] == "error"
         message = answer["data"]["message"]
-        assert 'covers ("a hibiscus"), not "a blue whale"' in message and "WATERCOLOUR_POOL" in message
+        assert 'covers ("a hibiscus", "a jellyfish", "a songbird on a branch"), not "a blue whale"' in message
+        assert "WATERCOLOUR_POOL" in message
         covered = ask(ws, {"type": "reset", "data": {"subject": "a peach hibiscus"}})
         assert covered["data"]["observation"]["status"] == "ready"
         # with the embedded scorer not weighed, nothing judges against the pool: any subject

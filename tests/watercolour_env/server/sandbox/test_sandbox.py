@@ -85,7 +85,7 @@ def test_every_starter_pool_painting_renders_byte_identical_to_its_stored_refere
         return row["id"], result.png == (pool / row["image"]).read_bytes(), result.violations
 
     outcomes = list(ThreadPoolExecutor(renderer.workers).map(same, rows))
-    assert len(outcomes) == 94  # 93 references and the oracle the starter holds out (pool.toml)
+    assert len(outcomes) == 166  # 165 references and the oracle the starter holds out (pool.toml)
     assert [o for o in outcomes if not o[1] or o[2]] == []
 
 

@@ -1,0 +1,45 @@
+// starter pool: jellyfish-09
+// a pink jellyfish over blue water
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  angleMode(DEGREES);
+  noLoop();
+}
+
+function dome(cx, cy, r, rows, colour, alpha, bleed) {
+  brush.fill(colour, alpha);
+  brush.fillBleed(bleed, "out");
+  brush.fillTexture(0.4, 0.1);
+  for (let row = 0; row < rows; row++) {
+    const y = cy - (row * r) / rows;
+    const half = sqrt(max(0, r * r - (cy - y) * (cy - y)));
+    const dots = max(1, floor(half / (r * 0.22)));
+    for (let i = -dots; i <= dots; i++) {
+      brush.circle(cx + (i * half) / (dots + 0.5), y, r * 0.24);
+    }
+  }
+}
+
+function beads(x, y, len, count, size, wave, colour, alpha) {
+  brush.fill(colour, alpha);
+  brush.fillBleed(0.05);
+  brush.fillTexture(0.2, 0);
+  for (let i = 0; i < count; i++) {
+    const t = i / count;
+    brush.circle(x + wave * sin(t * 360 + x), y + t * len, size * (1 - t * 0.6));
+  }
+}
+
+function draw() {
+  translate(-width / 2, -height / 2);
+  background(238, 243, 246);
+  brush.scaleBrushes(3);
+  brush.noStroke();
+  brush.fill("#bcd6e8", 70);
+  brush.fillBleed(0.4, "out");
+  brush.fillTexture(0.6, 0.2);
+  brush.circle(300, 300, 230);
+  for (let k = 0; k < 6; k++) beads(235 + k * 26, 300, 130, 10, 6, 6, "#df8fb2", 120);
+  dome(300, 300, 90, 5, "#eeb0c8", 90, 0.3);
+  dome(300, 290, 55, 4, "#dc82a8", 90, 0.15);
+}
