@@ -15,6 +15,9 @@ from tests.conftest import REPO
 STARTER = REPO / "envs" / "watercolour_env" / "pool" / "starter"
 
 
+AUDIT = REPO / "envs" / "watercolour_env" / "audit" / "sketches"
+
+
 @pytest.mark.wheel
 def test_a_wheel_carries_the_starter_pool_and_an_install_of_it_loads_the_pool_outside_the_checkout(tmp_path):
     build = subprocess.run(
@@ -36,6 +39,11 @@ def test_a_wheel_carries_the_starter_pool_and_an_install_of_it_loads_the_pool_ou
     # the trainer's rooms (issue 53) are packages the wheel lists one by one
     rooms = {f"watercolour_trainer/{room}/__init__.py" for room in ("training", "episodes", "record")}
     assert rooms | {"watercolour_trainer/training/train.py"} <= names
+    # the image encoder's code travels, its ONNX file is made where it is installed (issue 54)
+    assert "watercolour_env/server/reward/vision/export.py" in names
+    assert not [n for n in names if n.endswith(".onnx")]
+    audit = {f"watercolour_env/audit/sketches/{p.parent.name}/{p.name}" for p in AUDIT.glob("*/*.js")}
+    assert len(audit) > 30 and audit <= names
     oracle = tomllib.loads((STARTER / "pool.toml").read_text())["oracle"]  # held out of the references
     tiers = Counter(row["tier"] for row in rows if row["tier"] and row["id"] != oracle)
     probe = (

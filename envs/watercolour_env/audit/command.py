@@ -24,6 +24,9 @@ def audit_command(
         "subject swap, comment padding, honest (control).",
     ),
     json_out: Path = typer.Option(None, "--json", callback=_output_path, help="Write the report here as JSON."),
+    subject: str = typer.Option(
+        None, help="The subject the probes ask for, one the pool covers (default: the deployment's)."
+    ),
 ) -> None:
     """Send a deployment the probes a reward must not pay and print one table against its pool.
 
@@ -42,7 +45,7 @@ def audit_command(
         raise typer.Exit(2)
 
     with talking_to(env_url):  # a server that refuses or is not there: one line, exit 2 (`fetch_pool`)
-        report, rows = run_audit(env_url, per_family=per_family, workers=workers, only=groups)
+        report, rows = run_audit(env_url, per_family=per_family, workers=workers, only=groups, subject=subject)
     typer.echo(table(report, rows))
     if json_out is not None:
         json_out.write_text(to_json(report, rows))

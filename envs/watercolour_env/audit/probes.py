@@ -1,7 +1,10 @@
 """The audit's shipped probe sketches.
 
-`sketches/honest/`: honest paintings written for the audit, in no pool: 12 hibiscus and 4 of
-other subjects (whale, sailboat, lemon, bird); `sketches/other/`: 12 more of other subjects.
+`sketches/honest/`: honest paintings written for the audit, in no pool, each file named after a
+word of its subject: 12 hibiscus, 8 jellyfish and 9 songbirds on a branch (`songbird-robin`
+among them), painted by other hands than the pool's, and 3 of subjects no pool of ours covers
+(whale, sailboat, lemon); `sketches/other/`: 4 more of other subjects. An audit's controls are
+the probes of its subject; every other is "another subject" for it.
 """
 
 from __future__ import annotations

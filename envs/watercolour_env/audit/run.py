@@ -1,6 +1,9 @@
 """`watercolour audit`: send a deployment the probes a reward must not pay, and compare.
 
-    watercolour audit --env-url https://you-watercolour-env.hf.space [--json report.json]
+    watercolour audit --env-url https://you-watercolour-env.hf.space [--subject "a jellyfish"] [--json report.json]
+
+Probes ask for one subject (the deployment's default unless --subject names another the pool
+covers) and are compared with the pool's paintings of that subject, each scored for it.
 
 The probes, sent as a policy would send them, through real episodes (issue 33):
 
@@ -38,7 +41,7 @@ from watercolour_env.client import TOKEN_VARIABLE, WatercolourEnv, auth_headers,
 from watercolour_env.errors import ConfigError
 from watercolour_env.families import FAMILIES, family_sketches
 from watercolour_env.models import WatercolourAction
-from watercolour_env.pool.subjects import SubjectCoverage
+from watercolour_env.pool.subjects import SubjectCoverage, subject_words
 
 PADDING_CHARS = 12_000
 SWAP_SUBJECTS = ("a blue whale", "a red bicycle", "a lighthouse at dusk")
@@ -133,9 +136,14 @@ def send_all(env_url: str, token: str | None, plan: list[tuple[str, str, str]], 
 
 
 def audit(
-    env_url: str, token: str | None = None, per_family: int = 6, workers: int = 2, only: tuple[str, ...] = GROUPS
+    env_url: str,
+    token: str | None = None,
+    per_family: int = 6,
+    workers: int = 2,
+    only: tuple[str, ...] = GROUPS,
+    subject: str | None = None,
 ) -> tuple[dict, list[Row]]:
-    """Sends the probes and returns (the deployment's /pool report without sketches, the rows).
+    """Sends the probes for one subject and returns (the /pool report without sketches, the rows).
 
     Args:
         env_url: the environment server.
@@ -143,16 +151,34 @@ def audit(
         per_family: formless probes per family (seed 0 draws).
         workers: sessions sending episodes at once.
         only: which of `GROUPS` to send ("comment padding" sends the controls too).
+        subject: the subject the probes ask for, one the pool covers (e.g. "a jellyfish"); the
+            deployment's default subject when None. Its medians are those of the pool's paintings
+            of that subject, each scored for it; its controls the honest probes of it (a probe's
+            file name starts with a word of the subject); every other honest probe is "another
+            subject", and the copies are made of its own love paintings.
+
+    Raises:
+        ConfigError: the server cannot be asked, or the pool has no paintings of `subject`.
     """
     token = os.environ.get(TOKEN_VARIABLE) if token is None else token
     pool = fetch_pool(env_url, token)
-    coverage = SubjectCoverage(pool["subjects"])
-    subject = pool.get("subject") or (pool["subjects"][0] if pool["subjects"] else "a hibiscus")
+    subject = subject or pool.get("subject") or (pool["subjects"][0] if pool["subjects"] else "a hibiscus")
+    by_subject = pool.get("subject_tier_rewards") or {}
+    part = SubjectCoverage(by_subject).match(subject) if by_subject else None
+    if by_subject and part is None:
+        raise ConfigError(
+            f"the pool at {env_url} has no paintings of {subject!r} to compare with: audit one of "
+            + ", ".join(f'"{s}"' for s in by_subject)
+        )
+    tiers = by_subject[part] if part else pool["tier_rewards"]
+    words = subject_words(subject)
     honest = honest_sketches("")
-    controls = {n: s for n, s in honest.items() if coverage.covers(n.split("-")[0])}
+    controls = {n: s for n, s in honest.items() if n.split("-")[0] in words}
     others = {n: s for n, s in (honest | other_subject_sketches()).items() if n not in controls}
-    loved = [r for r in pool["references"] if r["tier"] == "love"][:COPIED_PAINTINGS]
+    mine = [r for r in pool["references"] if part is None or r.get("subject") == part]
+    loved = [r for r in mine if r["tier"] == "love"][:COPIED_PAINTINGS]
     copies = {f"{r['id']}~{edit}": s for r in loved for edit, s in edited_copies(r["sketch"]).items()}
+    coverage = SubjectCoverage(pool["subjects"])
     swap = next((s for s in SWAP_SUBJECTS if not coverage.covers(s)), None)
     padding = "\n".join("// " + "a loose wash, soft edges, light through the petals " * 2 for _ in range(120))
     padded = list(controls.values())[:PADDED_CONTROLS]
@@ -170,7 +196,7 @@ def audit(
     if "comment padding" in only:
         plan += [("comment padding", subject, padding[:PADDING_CHARS] + "\n" + s) for s in padded]
     outcomes = send_all(env_url, token, plan, workers)
-    rows = judge(plan, outcomes, pool["tier_rewards"]["okay"]["median"])
+    rows = judge(plan, outcomes, tiers["okay"]["median"])
     for row in rows:
         if row.family == "another subject" and row.verdict == "FAIL":
             row.note = (
@@ -178,7 +204,8 @@ def audit(
                 f"them nope (`watercolour pool add --off-subject 8 --into {pool['source']}`, "
                 "then `watercolour pool rate`)"
             )
-    report = {k: v for k, v in pool.items() if k != "references"}
+    report = {k: v for k, v in pool.items() if k not in ("references", "subject_tier_rewards")}
+    report |= {"subject": subject, "tier_rewards": tiers}
     return report, rows
 
 
@@ -219,7 +246,7 @@ def table(report: dict, rows: list[Row]) -> str:
     lines = [
         f"pool {report['source']}: {report['counts']}; subjects {report['subjects']}; copy guard "
         f"{'on' if report['copy_guard'] else 'OFF'}",
-        "tier medians under this reward: "
+        f"tier medians of the pool's paintings of {report.get('subject') or 'its subject'} under this reward: "
         + ", ".join(f"{t} {v['median']:.3f}" for t, v in tiers.items() if v["median"] is not None),
         "",
         f"{'family':18s} {'sent':>4s} {'gated':>5s} {'refused':>7s} {'best':>6s} {'vs okay':>8s}  verdict",

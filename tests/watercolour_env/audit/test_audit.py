@@ -1,6 +1,7 @@
 """`watercolour audit` against real servers: the default deployment passes, one that pays copies fails."""
 
 import json
+import statistics
 import subprocess
 
 import pytest
@@ -62,6 +63,43 @@ def test_the_default_deployment_passes_its_audit(server_url, tmp_path):
     assert rows["honest (control)"]["verdict"] == "control"  # honest paintings still pay
     okay = report["pool"]["tier_rewards"]["okay"]["median"]
     assert 0.3 < okay < report["pool"]["tier_rewards"]["love"]["median"]
+
+
+@pytest.mark.browser
+@pytest.mark.server
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+@pytest.mark.parametrize("subject", ["a jellyfish", "a songbird on a branch"])
+def test_the_default_deployment_passes_its_audit_for_its_other_subjects(server_url, tmp_path, subject):
+    out = tmp_path / "audit.json"
+    command = [WATERCOLOUR, "audit", "--env-url", server_url, "--per-family", "1", "--subject", subject]
+    done = subprocess.run([*command, "--json", str(out)], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"tier medians of the pool's paintings of {subject} under this reward" in done.stdout
+    report = json.loads(out.read_text())
+    rows = {r["family"]: r for r in report["rows"]}
+    # its copies are made of its own love paintings, and the hibiscus probes are "another subject" for it
+    assert rows["copies"]["gated"] == rows["copies"]["sent"] == 16
+    assert rows["another subject"]["sent"] >= 15
+    # new honest paintings of it (8 or 9, by another hand than the pool's) are paid above its nope
+    # paintings; their median sits near the okay median (docs/LOG.md), so the row may say LOW
+    honest = [r for r in rows["honest (control)"]["rewards"] if r is not None]
+    assert len(honest) >= 8 and rows["honest (control)"]["verdict"] in ("control", "LOW")
+    tiers = report["pool"]["tier_rewards"]
+    assert statistics.median(honest) > tiers["nope"]["median"]
+    assert 0.3 < tiers["okay"]["median"] < tiers["love"]["median"]
+
+
+@pytest.mark.server
+def test_a_subject_the_pool_has_no_paintings_of_is_refused_naming_those_it_has(server_url):
+    done = subprocess.run(
+        [WATERCOLOUR, "audit", "--env-url", server_url, "--subject", "a blue whale"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 2
+    assert 'no paintings of \'a blue whale\' to compare with: audit one of "a hibiscus", "a jellyfish"' in done.stderr
 
 
 @pytest.mark.server

@@ -13,7 +13,8 @@ from watercolour_env.audit.probes import honest_sketches
 from watercolour_env.families import FAMILIES, PALETTES, _sketch, family_sketches, stripes
 from watercolour_env.pool import STARTER_POOL, Pool, Tier
 from watercolour_env.server.gate import check_render, check_source
-from watercolour_env.server.reward.embedded import TIER_RANK, EmbeddedScorer, image_features
+from watercolour_env.server.reward.preference import TIER_RANK
+from watercolour_env.server.reward.witness import HandScorer, image_features
 
 FORMLESS = Path(__file__).parents[2] / "fixtures" / "sketches" / "formless"
 
@@ -42,7 +43,7 @@ def render(renderer, source: str) -> bytes | None:  # noqa: ANN001
     return result.png if gate.passed and check_render(gate, result).passed else None
 
 
-def okay_median(scorer: EmbeddedScorer, pool: Pool) -> float:
+def okay_median(scorer: HandScorer, pool: Pool) -> float:
     return statistics.median(scorer.score(r.png) for r in pool.tier(Tier.OKAY))
 
 
@@ -74,7 +75,7 @@ def test_a_family_the_pool_never_saw_still_scores_below_its_okay_median(probes):
         keep = np.array([not r.id.startswith(f"formless-{family}-") for r in pool.references])
         # the pool holds every family but rays, which no fit has seen (its starbursts are not rated)
         assert (~keep).sum() >= 2 or family == "rays"
-        scorer = EmbeddedScorer._fit_arrays(features[keep], ranks[keep], 3.0)
+        scorer = HandScorer._fit_arrays(features[keep], ranks[keep], 3.0)
         okay = statistics.median(
             scorer.score(r.png) for r, k in zip(pool.references, keep, strict=True) if k and r.tier is Tier.OKAY
         )
