@@ -27,7 +27,8 @@ from pathlib import Path
 import numpy as np
 
 from watercolour_env.pool import STARTER_POOL, Pool, Tier
-from watercolour_env.server.reward import embedded
+from watercolour_env.server.reward import witness as embedded
+from watercolour_env.server.reward.preference import WEAK_ACCURACY
 
 L2 = 3.0  # EmbeddedScorer.fit's default
 SIZES = (8, 12, 20, 30, 45, 62)
@@ -53,7 +54,7 @@ def stratified(ranks: np.ndarray, size: int, rng: np.random.Generator) -> np.nda
 def held_out_accuracy(features: np.ndarray, ranks: np.ndarray, chosen: np.ndarray) -> float:
     """Pairwise accuracy on the cross-tier pairs of the paintings not `chosen`, fitted on `chosen`."""
     rest = np.setdiff1d(np.arange(len(ranks)), chosen)
-    model = embedded.EmbeddedScorer._fit_arrays(features[chosen], ranks[chosen], L2)
+    model = embedded.HandScorer._fit_arrays(features[chosen], ranks[chosen], L2)
     utilities = np.array([model.utility(f) for f in features[rest]])
     pairs = embedded.tier_pairs(ranks[rest])
     return float((utilities[pairs[:, 0]] > utilities[pairs[:, 1]]).mean())
@@ -90,7 +91,7 @@ def table(result: dict) -> str:
     ]
     for size, got in result["sizes"].items():
         said = [a for a in got["server_says"] if a is not None]
-        warned = sum(a is None or a < embedded.WEAK_ACCURACY for a in got["server_says"])
+        warned = sum(a is None or a < WEAK_ACCURACY for a in got["server_says"])
         lines.append(
             f"{size:>5}  {spread(got['held_out']):<20} {statistics.median(got['held_out']) / baseline:>5.2f}  "
             f"{spread(said) if said else '-':<20} {warned:>3}/{len(got['server_says'])}"

@@ -31,7 +31,7 @@ from watercolour_env.audit.probes import honest_sketches, other_subject_sketches
 from watercolour_env.families import FAMILIES, family_sketches
 from watercolour_env.pool import STARTER_POOL, Pool, Tier
 from watercolour_env.server.gate import check_render, check_source
-from watercolour_env.server.reward import embedded
+from watercolour_env.server.reward import witness as embedded
 from watercolour_env.server.sandbox import Renderer
 
 L2 = 3.0  # EmbeddedScorer.fit's default
@@ -53,8 +53,8 @@ def render_all(sources: dict[str, str]) -> dict[str, bytes | None]:
             return dict(pool.map(one, sources.items()))
 
 
-def medians(scorer: embedded.EmbeddedScorer, features: np.ndarray, tiers: list[Tier]) -> dict[str, float]:
-    scores = [embedded._sigmoid(scorer.utility(f) - scorer.median_utility) for f in features]
+def medians(scorer: embedded.HandScorer, features: np.ndarray, tiers: list[Tier]) -> dict[str, float]:
+    scores = [embedded.sigmoid(scorer.utility(f) - scorer.median_utility) for f in features]
     return {t.value: statistics.median(s for s, u in zip(scores, tiers, strict=True) if u is t) for t in Tier}
 
 
@@ -80,14 +80,14 @@ def main() -> None:
         saved, embedded.OUTSIDE_WEIGHT = embedded.OUTSIDE_WEIGHT, weight
         try:
             accuracy = [embedded._cross_validate(features, ranks, L2, 5, seed) for seed in range(3)]
-            scorer = embedded.EmbeddedScorer._fit_arrays(features, ranks, L2)
+            scorer = embedded.HandScorer._fit_arrays(features, ranks, L2)
             tier_medians = medians(scorer, features, tiers)
             rows = {}
             for family in FAMILIES:
                 pngs = [png for name, png in probes.items() if name.startswith(family + "-") and png]
                 best = max(scorer.score(png) for png in pngs)
                 keep = np.array([f != family for f in family_of])
-                held = embedded.EmbeddedScorer._fit_arrays(features[keep], ranks[keep], L2)
+                held = embedded.HandScorer._fit_arrays(features[keep], ranks[keep], L2)
                 held_okay = medians(held, features[keep], [t for t, k in zip(tiers, keep, strict=True) if k])["okay"]
                 rows[family] = {
                     "sent": sum(name.startswith(family + "-") for name in probes),

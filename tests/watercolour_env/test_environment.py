@@ -53,6 +53,7 @@ def test_weights_given_at_reset_apply_to_that_episode_only():
         "hpsv3": "not_configured",
         "judge": "not_configured",
         "gold": "not_configured",
+        "witness": "not_configured",
     }
 
 

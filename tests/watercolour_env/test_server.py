@@ -34,6 +34,7 @@ def test_each_example_sketch_gives_its_expected_outcome_through_the_server(serve
             "gate": "ok",
             "length": "ok",
             "embedded": "ok",
+            "witness": "ok",
             "gold": "not_configured",
             "hpsv3": "not_configured",
             "judge": "not_configured",

@@ -305,6 +305,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             weights=self._weights,
             deadline_at=deadline_at,
             references=self._state.references,
+            subject=self._state.subject,
         )
 
     def _sendable(self, observation: WatercolourObservation) -> WatercolourObservation:

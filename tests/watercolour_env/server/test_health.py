@@ -55,7 +55,7 @@ def test_health_names_the_pool_the_versions_and_the_renderer(server_url):
 
 def test_health_counts_a_scorers_calls_after_an_episode(server_url):
     before = health(server_url)["scorers"]
-    assert set(before) == {"length", "embedded"}  # hpsv3 and the judge are not configured here
+    assert set(before) == {"length", "embedded", "witness"}  # hpsv3 and the judge are not configured here
     episode(server_url, seed=21)
     after = health(server_url)["scorers"]["embedded"]
     assert after["calls"] == before["embedded"]["calls"] + 1 and after["answers"] is True

@@ -15,6 +15,7 @@ from watercolour_env.server.reward.hpsv3 import HPSv3Term
 from watercolour_env.server.reward.judge import JudgeTerm
 from watercolour_env.server.reward.length import LengthTerm
 from watercolour_env.server.reward.term import Painting, Term, Verdict
+from watercolour_env.server.reward.witness import WitnessTerm
 
 TERMS: dict[str, type[Term]] = {}
 """The registered terms by name, in the order observations list them (after the gate)."""
@@ -77,6 +78,7 @@ register(HPSv3Term)
 register(JudgeTerm)
 register(EmbeddedTerm)
 register(GoldTerm)
+register(WitnessTerm)
 
 __all__ = [
     "GATE_DEFAULT_WEIGHT",

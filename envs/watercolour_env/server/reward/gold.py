@@ -55,5 +55,5 @@ class GoldTerm(Term):
         return cls(EmbeddedScorer.fit(gold, folds=0), gold)
 
     def score(self, painting: Painting) -> Verdict:
-        """The gold scorer's value in (0, 1); no detail."""
-        return Verdict(self.scorer.score(painting.png))
+        """The gold scorer's value in (0, 1) for the episode's subject; no detail."""
+        return Verdict(self.scorer.score(painting.png, painting.subject))

@@ -12,6 +12,7 @@ from collections import Counter
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from watercolour_env.pool import Pool, Reference, Tier
+from watercolour_env.pool.subjects import SubjectCoverage
 from watercolour_env.server.reward.pairwise import HIBISCUS_CRITERIA, PairwiseJudge
 from watercolour_env.server.reward.term import Painting, Term, Verdict
 
@@ -19,7 +20,9 @@ DEFAULT_REFERENCE_MIX = {Tier.LOVE: 0.5, Tier.OKAY: 0.5}
 """Half `love`, half `okay`: the seed project's mix (decision 0003, "The recipe")."""
 
 
-def draw_references(pool: Pool, n: int, seed: int, mix: dict[Tier, float] | None = None) -> list[Reference]:
+def draw_references(
+    pool: Pool, n: int, seed: int, mix: dict[Tier, float] | None = None, subject: str | None = None
+) -> list[Reference]:
     """`n` references drawn from the pool by tier mix, reproducibly from the episode seed.
 
     Every completion of a GRPO group shares the seed and so faces the same references (else the
@@ -30,6 +33,9 @@ def draw_references(pool: Pool, n: int, seed: int, mix: dict[Tier, float] | None
         n: references to draw (>= 1).
         seed: the episode seed.
         mix: share of each tier, default half `love`, half `okay` (the seed project's choice).
+        subject: the episode's subject: references come from the pool's paintings of it (the
+            pool's subject it matches, `SubjectCoverage.match`); from every painting when None or
+            when the pool has none of it (a subject it covers only by `subjects.txt`).
     """
     mix = mix or DEFAULT_REFERENCE_MIX
     rng = random.Random(seed)
@@ -37,9 +43,10 @@ def draw_references(pool: Pool, n: int, seed: int, mix: dict[Tier, float] | None
     counts = {t: int(n * mix[t]) for t in tiers}
     for t in tiers[: n - sum(counts.values())]:
         counts[t] += 1
+    part = subject and SubjectCoverage(r.subject for r in pool.references).match(subject)
     drawn = []
     for tier in tiers:
-        members = pool.tier(tier)
+        members = [r for r in pool.tier(tier) if not part or r.subject == part]
         drawn += rng.sample(members, min(counts[tier], len(members)))
     return drawn
 
@@ -128,7 +135,9 @@ class JudgeTerm(Term):
 
     def score(self, painting: Painting) -> Verdict:
         """The share won against references drawn with the episode seed; the statuses as detail."""
-        references = draw_references(self.pool, painting.references or self.references, painting.seed, self.mix)
+        references = draw_references(
+            self.pool, painting.references or self.references, painting.seed, self.mix, painting.subject
+        )
         verdict = self.judge.score(painting.png, references, painting.deadline_at)
         statuses = Counter(c.status.value for c in verdict.comparisons)
         return Verdict(verdict.value, ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())))

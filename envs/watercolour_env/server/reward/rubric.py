@@ -167,6 +167,7 @@ class Rubric:
         weights: RubricWeights | None = None,
         deadline_at: float | None = None,
         references: int | None = None,
+        subject: str | None = None,
     ) -> RubricScore:
         """Scores one gated reply; see the module docstring for the None / 0.0 rule.
 
@@ -183,6 +184,8 @@ class Rubric:
             weights: this episode's weights (from `weights_for`); the deployment's when None.
             deadline_at: the episode's deadline, a `time.monotonic()` instant; None for none.
             references: the judge's references for this episode; the deployment's when None.
+            subject: what the episode asked for (the embedded scorer judges that subject); the
+                pool's default when None.
         """
         w = weights or self.weights
         shown = ["gate"] + [n for n in TERMS if w[n] > 0 or (n in self.terms and TERMS[n].always_scored)]
@@ -200,7 +203,7 @@ class Rubric:
             return RubricScore(self.fail_reward, components + absent)
         assert gate.inventory is not None and gate.render is not None and gate.render.png is not None
         tokens = gate.inventory.approx_tokens if sketch_tokens is None else sketch_tokens
-        painting = Painting(gate.render.png, tokens, seed, deadline_at, references)
+        painting = Painting(gate.render.png, tokens, seed, deadline_at, references, subject)
         terms = [self.terms[n] for n in shown[1:]]
         remote = [t for t in terms if t.remote]
         verdicts = {"gate": Verdict(1.0)}

@@ -46,6 +46,7 @@ class Painting:
             term ends its calls by then; the rubric stops waiting for it then.
         references: how many references the judge draws for this episode, >= 1 (None: the
             deployment's `WATERCOLOUR_REFERENCES_PER_EPISODE`).
+        subject: what the episode asked for, e.g. "a peach hibiscus" (None: the pool's default).
     """
 
     png: bytes
@@ -53,6 +54,7 @@ class Painting:
     seed: int
     deadline_at: float | None = None
     references: int | None = None
+    subject: str | None = None
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,8 @@
-"""The embedded scorer: a small preference model fitted on the pool's tiers, no network, no weights.
+"""The witness: the embedded scorer of issues 33-53, on 24 hand-made picture statistics, at weight 0.
+
+Before issue 54 this was the embedded scorer. It stays as a reported term (`witness`, weight 0,
+in every observation), so a run shows two independent views of its paintings beside the gold:
+the learned scorer that pays (`embedded`) and this one, which sees only statistics.
 
 It turns a painting into 24 image features (`FEATURES`: coverage, colour, value, layering, edge
 softness, composition, and form: straight edges, separate parts, the outline's petals, a dark
@@ -12,13 +16,10 @@ does not reward a form the pool does not span: each of the 12 `RANGE_FEATURES` (
 hue count) outside the range of the pool's love and okay paintings costs `OUTSIDE_WEIGHT` per
 standard deviation past the range (`TEETH_SCALE` times that for `teeth`, rays). The
 score of a painting is sigmoid(u - m), u = w . z - OUTSIDE_WEIGHT * outside, m the median utility
-of the pool, so a painting like the pool's middle scores 0.5. Fitted at start-up from the
-configured pool: change the pool and the reward changes, without touching code.
+of the pool, so a painting like the pool's middle scores 0.5.
 
-What it cannot see: whether the shape is a hibiscus (or any flower), the subject of the prompt,
-or anything finer than a 150x150 thumbnail. A formless sketch whose every statistic lies inside
-the pool's range is judged on those statistics alone; formless `nope` paintings in the pool (the
-starter pool has 23) teach it more, and `watercolour audit` measures what is left.
+What it cannot see: the subject, or anything finer than a 150x150 thumbnail (issue 54 measured
+its limits: docs/LOG.md). It is fitted on the whole pool, every subject together.
 """
 
 from __future__ import annotations
@@ -35,11 +36,19 @@ from watercolour_env.server.reward.features import (
     RANGE_FEATURES,
     image_features,
 )
+from watercolour_env.server.reward.preference import (
+    TIER_RANK,
+    balanced,
+    fit_bradley_terry,
+    sigmoid,
+    stratified_folds,
+    tier_pairs,
+    warn_if_weak,
+)
 from watercolour_env.server.reward.term import Painting, Term, Verdict
 
 log = logging.getLogger(__name__)
 
-TIER_RANK = {Tier.LOVE: 2, Tier.OKAY: 1, Tier.NOPE: 0}
 OUTSIDE_WEIGHT = 2.0
 """Utility lost per standard deviation a range feature lies outside the pool's love and okay range
 (of 1, 2 and 3, 2 gave the best held-out accuracy with every formless family below the okay
@@ -51,52 +60,6 @@ none (best 0.309), with the honest hibiscus probes unchanged (8 of 12 above the 
 held-out accuracy 0.847 against 0.870 (docs/LOG.md, 2026-12-04 third session)."""
 
 
-def _sigmoid(x: np.ndarray | float) -> np.ndarray | float:
-    return 1.0 / (1.0 + np.exp(-x))
-
-
-def fit_bradley_terry(
-    diffs: np.ndarray, l2: float = 1.0, steps: int = 50, pair_weights: np.ndarray | None = None
-) -> np.ndarray:
-    """Weights w maximising sum_i c_i log sigmoid(w . d_i) - l2 / 2 |w|^2 over rows d_i of `diffs`.
-
-    Args:
-        diffs: [pairs, features] standardised feature differences, winner minus loser.
-        l2: ridge strength.
-        steps: Newton iterations (the problem is small and strictly convex).
-        pair_weights: [pairs] c_i, each pair's weight; 1 for every pair when None.
-    """
-    w = np.zeros(diffs.shape[1])
-    c = np.ones(len(diffs)) if pair_weights is None else pair_weights
-    for _ in range(steps):
-        p = _sigmoid(diffs @ w)
-        gradient = diffs.T @ (c * (1 - p)) - l2 * w
-        hessian = -(diffs.T * (c * p * (1 - p))) @ diffs - l2 * np.eye(len(w))
-        step = np.linalg.solve(hessian, gradient)
-        w -= step
-        if np.abs(step).max() < 1e-8:
-            break
-    return w
-
-
-def balanced(ranks: np.ndarray, pairs: np.ndarray) -> np.ndarray:
-    """[pairs] weights under which each kind of pair weighs the same in all, mean weight 1.
-
-    The kinds are love-okay, okay-nope and love-nope, whatever the tiers' sizes: many `nope`
-    paintings do not drown the difference between `love` and `okay` (docs/LOG.md, issue 33).
-    """
-    kinds = ranks[pairs[:, 0]] * 3 + ranks[pairs[:, 1]]
-    counts = np.bincount(kinds, minlength=9)
-    weights = 1.0 / counts[kinds]
-    return weights * len(pairs) / weights.sum()
-
-
-def tier_pairs(ranks: np.ndarray) -> np.ndarray:
-    """Indices [pairs, 2] (winner, loser) of every pair of different tiers."""
-    winners, losers = np.nonzero(ranks[:, None] > ranks[None, :])
-    return np.stack([winners, losers], axis=1)
-
-
 RANGE_INDEX = np.array([FEATURES.index(name) for name in RANGE_FEATURES])
 PREFERENCE_INDEX = np.array([FEATURES.index(name) for name in PREFERENCE_FEATURES])
 UPPER_ONLY = np.array([RANGE_FEATURES.index("teeth")])
@@ -105,12 +68,12 @@ is a smooth bloom, not a fault."""
 RANGE_SCALE = np.array([TEETH_SCALE if name == "teeth" else 1.0 for name in RANGE_FEATURES])
 """Each range feature's multiple of `OUTSIDE_WEIGHT`: 1, and `TEETH_SCALE` for `teeth`."""
 MIN_SPREAD = 0.02
-"""Floor of a feature's spread in `EmbeddedScorer.outside`, for a pool whose love and okay
+"""Floor of a feature's spread in `HandScorer.outside`, for a pool whose love and okay
 paintings agree on a feature (or are only two)."""
 
 
 @dataclass
-class EmbeddedScorer:
+class HandScorer:
     """A fitted preference model: standardisation, weights, the pool's range and median utility.
 
     Attributes:
@@ -122,7 +85,7 @@ class EmbeddedScorer:
         holdout_accuracy: pairwise accuracy on held-out paintings, None when not measured.
 
     Example:
-        >>> scorer = EmbeddedScorer.fit(Pool.load(str(STARTER_POOL)))  # doctest: +SKIP
+        >>> scorer = HandScorer.fit(Pool.load(str(STARTER_POOL)))  # doctest: +SKIP
         >>> 0.0 <= scorer.score(png) <= 1.0  # doctest: +SKIP
         True
     """
@@ -137,7 +100,7 @@ class EmbeddedScorer:
     holdout_accuracy: float | None = None
 
     @classmethod
-    def fit(cls, pool: Pool, l2: float = 3.0, folds: int = 5, seed: int = 0) -> EmbeddedScorer:
+    def fit(cls, pool: Pool, l2: float = 3.0, folds: int = 5, seed: int = 0) -> HandScorer:
         """Fits on every painting of the pool; measures pairwise accuracy on held-out paintings.
 
         Args:
@@ -155,7 +118,7 @@ class EmbeddedScorer:
         scorer.holdout_accuracy = accuracy
         measured = "not measured" if accuracy is None else f"{accuracy:.3f}"
         log.info(
-            "embedded scorer on %s: fitted on %d paintings, held-out pairwise accuracy %s",
+            "witness scorer on %s: fitted on %d paintings, held-out pairwise accuracy %s",
             pool.source or "a pool",
             len(ranks),
             measured,
@@ -163,7 +126,7 @@ class EmbeddedScorer:
         return scorer
 
     @classmethod
-    def _fit_arrays(cls, features: np.ndarray, ranks: np.ndarray, l2: float) -> EmbeddedScorer:
+    def _fit_arrays(cls, features: np.ndarray, ranks: np.ndarray, l2: float) -> HandScorer:
         preference = features[:, PREFERENCE_INDEX]
         mean, std = preference.mean(axis=0), preference.std(axis=0) + 1e-6
         z = (preference - mean) / std
@@ -198,55 +161,29 @@ class EmbeddedScorer:
 
     def score(self, png: bytes) -> float:
         """Preference score in (0, 1); 0.5 for a painting like the pool's median."""
-        return float(_sigmoid(self.utility(image_features(png)) - self.median_utility))
+        return float(sigmoid(self.utility(image_features(png)) - self.median_utility))
 
 
-WEAK_ACCURACY = 0.65
-"""Held-out pairwise accuracy under which the scorer is warned about: the starter pool's is 0.85
-and an 8-painting pool's was 0.57 (docs/LOG.md); 0.5 is chance. Subsamples of the starter pool
-reach a median of 0.79 at 20 paintings and 0.81 at 30 (bench/pool_size.py, docs/LOG.md)."""
-
-
-class EmbeddedTerm(Term):
-    """The embedded scorer as a reward term: the default's 0.90, fitted on the deployment's pool.
+class WitnessTerm(Term):
+    """The hand-feature scorer as a reported term: weight 0, in every observation, fitted on the pool.
 
     Args:
         scorer: the fitted scorer.
     """
 
-    name = "embedded"
-    default_weight = 0.90
-    needs = "a fitted embedded scorer"
+    name = "witness"
+    default_weight = 0.0
+    needs = "nothing"
+    always_scored = True
 
-    def __init__(self, scorer: EmbeddedScorer) -> None:
+    def __init__(self, scorer: HandScorer) -> None:
         self.scorer = scorer
 
     @classmethod
-    def build(cls, options: object, pool: Pool, weight: float) -> EmbeddedTerm:
-        """Fits on the pool (0.6 s), even at weight 0, so that an episode may ask for it.
-
-        A weighted scorer whose held-out pairwise accuracy is under `WEAK_ACCURACY`, or cannot be
-        measured on so few paintings, is logged as a warning (shown without -v): its reward is
-        close to noise.
-        """
-        scorer = EmbeddedScorer.fit(pool)
-        accuracy = scorer.holdout_accuracy
-        if weight > 0 and accuracy is None:
-            counts = ", ".join(f"{tier} {n}" for tier, n in pool.counts().items())
-            log.warning(
-                "embedded scorer: %s is too few paintings to measure its held-out accuracy; its reward at "
-                "weight %.2f may be noise; rate at least 20 paintings, 30 to be safe (docs/pool.md)",
-                counts,
-                weight,
-            )
-        if weight > 0 and accuracy is not None and accuracy < WEAK_ACCURACY:
-            log.warning(
-                "embedded scorer: held-out pairwise accuracy %.2f on this pool (chance is 0.50; the starter "
-                "pool's is 0.85): its reward at weight %.2f is close to noise; rate more paintings (30 to be "
-                "safe, docs/pool.md), with tiers that differ",
-                accuracy,
-                weight,
-            )
+    def build(cls, options: object, pool: Pool, weight: float) -> WitnessTerm:
+        """Fits on the pool (0.6 s); a weighted one whose held-out accuracy is weak is warned about."""
+        scorer = HandScorer.fit(pool)
+        warn_if_weak("witness", scorer.holdout_accuracy, weight, pool)
         return cls(scorer)
 
     def score(self, painting: Painting) -> Verdict:
@@ -261,18 +198,14 @@ def _cross_validate(features: np.ndarray, ranks: np.ndarray, l2: float, folds: i
     is left out. None when no fold is left with a cross-tier pair to test: a pool of one or
     two paintings per tier is too small to measure.
     """
-    rng = np.random.default_rng(seed)
-    fold_of = np.empty(len(ranks), dtype=np.int64)
-    for rank in np.unique(ranks):
-        members = rng.permutation(np.nonzero(ranks == rank)[0])
-        fold_of[members] = np.arange(len(members)) % folds
+    fold_of = stratified_folds(ranks, folds, seed)
     correct = total = 0
     for k in range(folds):
         train, test = fold_of != k, fold_of == k
         pairs = tier_pairs(ranks[test])
         if len(np.unique(ranks[train])) < 2 or len(pairs) == 0:
             continue
-        model = EmbeddedScorer._fit_arrays(features[train], ranks[train], l2)
+        model = HandScorer._fit_arrays(features[train], ranks[train], l2)
         utilities = np.array([model.utility(f) for f in features[test]])
         correct += int((utilities[pairs[:, 0]] > utilities[pairs[:, 1]]).sum())
         total += len(pairs)

@@ -160,6 +160,7 @@ def test_a_real_server_with_judge_and_hpsv3_scores_the_examples(hpsv3_space):
                         "hpsv3": "ok",
                         "judge": "ok",
                         "gold": "not_configured",
+                        "witness": "ok",
                     }
                     assert (by_name["hpsv3"].weight, by_name["judge"].weight) == (0.3, 0.6)
                     assert 0 < by_name["hpsv3"].value < 1 and by_name["hpsv3"].detail.startswith("mu ")

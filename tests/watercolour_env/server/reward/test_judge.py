@@ -37,6 +37,19 @@ def test_references_are_half_love_half_okay_and_the_same_for_the_same_seed():
     assert [r.id for r in draw_references(starter_pool(), 4, seed=8)] != [r.id for r in references()]
 
 
+def test_an_episodes_references_are_paintings_of_its_subject():
+    for asked, part in [("a jellyfish", "a jellyfish"), ("a robin, a songbird on a branch", "a songbird on a branch")]:
+        drawn = draw_references(starter_pool(), 6, seed=3, subject=asked)
+        assert len(drawn) == 6 and {r.subject for r in drawn} == {part}
+    # a subject the pool has no paintings of (one subjects.txt declares): the whole pool
+    assert len(draw_references(starter_pool(), 40, seed=3, subject="an orchid")) == 40
+    assert {r.subject for r in draw_references(starter_pool(), 40, seed=3)} == {
+        "a hibiscus",
+        "a jellyfish",
+        "a songbird on a branch",
+    }
+
+
 def test_a_judge_that_prefers_the_candidate_in_both_orders_scores_one(endpoint):
     url, _ = endpoint
     score = judge(url, "prefers-candidate").score(candidate_png(), references())

@@ -51,6 +51,7 @@ def test_the_terms_weight_and_options_become_settings(sparkle, monkeypatch):
         "judge": 0.0,
         "embedded": 0.8,
         "gold": 0.0,
+        "witness": 0.0,
         "sparkle": 0.1,
     }
     monkeypatch.setenv("WATERCOLOUR_SPARKLE_LEVEL", "7")
@@ -64,7 +65,7 @@ def test_the_terms_weight_and_options_become_settings(sparkle, monkeypatch):
 def test_a_preset_that_does_not_name_the_term_gives_it_zero(sparkle):
     assert preset("hps-only")["sparkle"] == 0.0
     assert dict(preset("hps-only")) == {
-        **dict.fromkeys(("hpsv3", "judge", "embedded", "gold", "sparkle"), 0.0),
+        **dict.fromkeys(("hpsv3", "judge", "embedded", "gold", "witness", "sparkle"), 0.0),
         **PRESETS["hps-only"],
     }
 

@@ -33,6 +33,7 @@ def test_an_infrastructure_failure_scores_none_not_zero():
         "hpsv3": ScoreStatus.NOT_CONFIGURED,
         "judge": ScoreStatus.NOT_CONFIGURED,
         "gold": ScoreStatus.NOT_CONFIGURED,
+        "witness": ScoreStatus.NOT_CONFIGURED,
     }
 
 

@@ -1,9 +1,10 @@
 import numpy as np
 import pytest
 
-from tests.conftest import png_of, starter_scorer
+from tests.conftest import png_of
 from watercolour_env.pool import STARTER_POOL, Pool, Tier
-from watercolour_env.server.reward.embedded import FEATURES, fit_bradley_terry, image_features, tier_pairs
+from watercolour_env.server.reward.preference import fit_bradley_terry, tier_pairs
+from watercolour_env.server.reward.witness import FEATURES, image_features
 from watercolour_env.server.sandbox import paint_fraction
 
 
@@ -135,11 +136,11 @@ def test_teeth_tells_rays_from_petals():
 
 
 def test_outside_is_the_distance_past_the_pools_range_in_spreads():
-    from watercolour_env.server.reward.embedded import PREFERENCE_FEATURES, RANGE_FEATURES, EmbeddedScorer
+    from watercolour_env.server.reward.witness import PREFERENCE_FEATURES, RANGE_FEATURES, HandScorer
 
     n = len(RANGE_FEATURES)
     k = len(PREFERENCE_FEATURES)
-    scorer = EmbeddedScorer(np.zeros(k), np.ones(k), np.zeros(k), np.zeros(n), np.ones(n), np.full(n, 0.5))
+    scorer = HandScorer(np.zeros(k), np.ones(k), np.zeros(k), np.zeros(n), np.ones(n), np.full(n, 0.5))
     inside = np.full(len(FEATURES), 0.5)
     assert scorer.outside(inside) == 0.0
     past = inside.copy()
@@ -159,8 +160,10 @@ def test_bradley_terry_recovers_the_direction_of_a_known_preference():
 
 
 def test_the_starter_scorer_orders_the_tiers_and_scores_in_the_unit_interval():
-    scorer = starter_scorer()
+    from watercolour_env.server.reward.witness import HandScorer
+
     pool = Pool.load(str(STARTER_POOL))
+    scorer = HandScorer.fit(pool, folds=0)
     medians = {t: np.median([scorer.score(r.png) for r in pool.tier(t)]) for t in Tier}
     assert medians[Tier.LOVE] > medians[Tier.OKAY] > medians[Tier.NOPE]
     assert all(0.0 < m < 1.0 for m in medians.values())
@@ -168,9 +171,9 @@ def test_the_starter_scorer_orders_the_tiers_and_scores_in_the_unit_interval():
 
 @pytest.mark.slow
 def test_held_out_pairwise_accuracy_beats_chance_clearly():
-    from watercolour_env.server.reward.embedded import EmbeddedScorer
+    from watercolour_env.server.reward.witness import HandScorer
 
-    scorer = EmbeddedScorer.fit(Pool.load(str(STARTER_POOL)), folds=5)
+    scorer = HandScorer.fit(Pool.load(str(STARTER_POOL)), folds=5)
     assert scorer.holdout_accuracy > 0.8  # measured 0.87 with the formless and other-subject paintings (docs/LOG.md)
 
 
@@ -179,7 +182,8 @@ def test_a_weighted_scorer_near_chance_is_a_warning_without_verbose_logging(capl
     import dataclasses
     import logging
 
-    from watercolour_env.server.reward.embedded import WEAK_ACCURACY, EmbeddedTerm
+    from watercolour_env.server.reward.preference import WEAK_ACCURACY
+    from watercolour_env.server.reward.witness import WitnessTerm
 
     starter = Pool.load(str(STARTER_POOL))
     # the same paintings with tiers dealt out in turn, whatever they look like: nothing to learn
@@ -188,13 +192,13 @@ def test_a_weighted_scorer_near_chance_is_a_warning_without_verbose_logging(capl
         [dataclasses.replace(r, tier=dealt[i % 3]) for i, r in enumerate(starter.references)], source="dealt"
     )
     with caplog.at_level(logging.WARNING):
-        term = EmbeddedTerm.build(None, shuffled, weight=0.9)
+        term = WitnessTerm.build(None, shuffled, weight=0.9)
         assert term.scorer.holdout_accuracy < WEAK_ACCURACY
         warned = [r for r in caplog.records if r.levelno == logging.WARNING and "close to noise" in r.message]
         assert len(warned) == 1
         caplog.clear()
-        EmbeddedTerm.build(None, shuffled, weight=0.0)  # not weighed: nothing to warn about
-        EmbeddedTerm.build(None, starter, weight=0.9)  # the starter pool: 0.85
+        WitnessTerm.build(None, shuffled, weight=0.0)  # not weighed: nothing to warn about
+        WitnessTerm.build(None, starter, weight=0.9)  # the starter pool: 0.85
         assert not [r for r in caplog.records if "close to noise" in r.message]
 
 
@@ -202,14 +206,14 @@ def test_a_pool_too_small_to_measure_says_so_without_numpy_warnings(caplog):
     import logging
     import warnings
 
-    from watercolour_env.server.reward.embedded import EmbeddedTerm
+    from watercolour_env.server.reward.witness import WitnessTerm
 
     starter = Pool.load(str(STARTER_POOL))
     # one painting per tier: every fold either trains on nothing or tests no pair
     tiny = Pool([starter.tier(t)[0] for t in Tier], source="tiny")
     with warnings.catch_warnings(), caplog.at_level(logging.WARNING):
         warnings.simplefilter("error")  # numpy's "Mean of empty slice" was 14 lines at start-up
-        term = EmbeddedTerm.build(None, tiny, weight=0.9)
+        term = WitnessTerm.build(None, tiny, weight=0.9)
     assert term.scorer.holdout_accuracy is None  # not 0.00, which it used to report
     (warned,) = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert "love 1, okay 1, nope 1 is too few paintings to measure" in warned

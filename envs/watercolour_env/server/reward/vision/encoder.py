@@ -10,6 +10,7 @@ machine, 224 px (bench/encoder.py, docs/LOG.md).
 from __future__ import annotations
 
 import io
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +20,8 @@ from watercolour_env.errors import ConfigError
 from watercolour_env.server.reward.vision.export import DEFAULT_OUT, ENCODER_MODULE, FEATURES, INPUT_SIZE
 
 EXPORT_COMMAND = f"python {ENCODER_MODULE}"
+BATCH = 8
+"""Paintings per run of the network (see `ImageEncoder.features`)."""
 
 
 def pixels(png: bytes) -> np.ndarray:
@@ -53,6 +56,7 @@ class ImageEncoder:
             )
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
+        options.enable_cpu_mem_arena = False  # memory goes back after each run, not kept at its peak
         try:
             self._session = onnxruntime.InferenceSession(str(self.path), options, providers=["CPUExecutionProvider"])
         except Exception as err:  # noqa: BLE001 (onnxruntime raises its own untyped errors)
@@ -64,12 +68,34 @@ class ImageEncoder:
             raise ConfigError(f"{self.path} is not the image encoder (outputs {shapes}); make it: {EXPORT_COMMAND}")
 
     def features(self, pngs: list[bytes]) -> np.ndarray:
-        """[len(pngs), 1280] float32 features, each >= 0 (an empty list gives [0, 1280])."""
-        if not pngs:
-            return np.zeros((0, FEATURES), np.float32)
-        batch = np.stack([pixels(png) for png in pngs])
-        return self._session.run(["features"], {"pixels": batch})[0]
+        """[len(pngs), 1280] float32 features, each >= 0 (an empty list gives [0, 1280]).
+
+        Paintings go through the network `BATCH` at a time: onnxruntime keeps the largest
+        activations it has allocated, and a pool's 165 paintings in one batch held about 1 GB.
+        """
+        out = np.zeros((len(pngs), FEATURES), np.float32)
+        for start in range(0, len(pngs), BATCH):
+            batch = np.stack([pixels(png) for png in pngs[start : start + BATCH]])
+            out[start : start + len(batch)] = self._session.run(["features"], {"pixels": batch})[0]
+        return out
 
     def feature(self, png: bytes) -> np.ndarray:
         """[1280] float32 features of one painting."""
         return self.features([png])[0]
+
+
+_SHARED: dict[Path, ImageEncoder] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_encoder(path: Path | None = None) -> ImageEncoder:
+    """One `ImageEncoder` per file for the whole process (the embedded and gold terms, every app).
+
+    Raises:
+        ConfigError: as `ImageEncoder`.
+    """
+    key = Path(path or DEFAULT_OUT).resolve()
+    with _SHARED_LOCK:
+        if key not in _SHARED:
+            _SHARED[key] = ImageEncoder(key)
+        return _SHARED[key]
