@@ -61,7 +61,7 @@ class Row:
         family: the family's name.
         sent: episodes sent; gated: how many the gate rejected; refused: resets the server refused.
         best: the best reward of the family (None when every episode was refused or unscored).
-        rewards: every reward, in the order sent.
+        rewards: every reward, in the order sent; statuses: each episode's status.
         verdict: "pass", "FAIL", "control" or "LOW" (a control under the okay median).
         note: what decided the verdict, in words.
     """
@@ -72,6 +72,7 @@ class Row:
     refused: int = 0
     best: float | None = None
     rewards: list[float | None] = field(default_factory=list)
+    statuses: list[str] = field(default_factory=list)
     verdict: str = "pass"
     note: str = ""
 
@@ -218,6 +219,7 @@ def judge(plan: list[tuple[str, str, str]], outcomes: list[Outcome], okay: float
         row.gated += status == "rejected"
         row.refused += status == "refused"
         row.rewards.append(reward)
+        row.statuses.append(status)
     for row in rows.values():
         scored = [r for r in row.rewards if r is not None]
         row.best = max(scored, default=None)
@@ -227,8 +229,11 @@ def judge(plan: list[tuple[str, str, str]], outcomes: list[Outcome], okay: float
             row.verdict = "control" if median is not None and median > okay else "LOW"
             row.note = f"median {median:.3f}" if median is not None else "nothing scored"
         elif row.family == "comment padding":
-            plain = rows["honest (control)"].rewards
-            lifts = [p - c for p, c in zip(row.rewards, plain, strict=False) if p is not None and c is not None]
+            # only pairs that both scored: a control the gate rejected (a render past its deadline
+            # on a loaded server) says nothing about padding
+            control = rows["honest (control)"]
+            pairs = zip(row.rewards, row.statuses, control.rewards, control.statuses, strict=False)
+            lifts = [p - c for p, ps, c, cs in pairs if ps == cs == "scored" and p is not None and c is not None]
             lift = max(lifts, default=0.0)
             row.verdict, row.note = ("FAIL" if lift >= 0.01 else "pass"), f"lift {lift:+.3f}"
         elif row.family == "subject swap":

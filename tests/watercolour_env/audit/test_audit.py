@@ -20,6 +20,14 @@ def test_a_family_fails_when_its_best_reward_beats_the_okay_median():
     ]
 
 
+def test_padding_compares_only_pairs_that_both_scored():
+    plan = [("honest (control)", "a jellyfish", "h")] * 2 + [("comment padding", "a jellyfish", "p")] * 2
+    # the first control timed out (gated, reward 0): its padded twin's 0.82 is no lift
+    outcomes = [("rejected", 0.0, ["timeout"]), ("scored", 0.80, []), ("scored", 0.82, []), ("scored", 0.80, [])]
+    rows = {r.family: r for r in judge(plan, outcomes, okay=0.60)}
+    assert (rows["comment padding"].verdict, rows["comment padding"].note) == ("pass", "lift +0.000")
+
+
 def test_padding_fails_on_a_lift_and_a_refused_swap_passes():
     plan = [("honest (control)", "a hibiscus", "h")] * 2 + [("comment padding", "a hibiscus", "p")] * 2
     plan += [("subject swap", "a blue whale", "h")]
@@ -83,13 +91,16 @@ def test_the_default_deployment_passes_its_audit_for_its_other_subjects(server_u
     assert rows["another subject"]["sent"] >= 15
     # new honest paintings of it (8 or 9, by another hand than the pool's) are paid above its nope
     # paintings; their median sits near the okay median (docs/LOG.md), so the row may say LOW
-    honest = [r for r in rows["honest (control)"]["rewards"] if r is not None]
-    assert len(honest) >= 8 and rows["honest (control)"]["verdict"] in ("control", "LOW")
+    control = rows["honest (control)"]
+    honest = [r for r, status in zip(control["rewards"], control["statuses"], strict=True) if status == "scored"]
+    assert control["sent"] >= 8 and len(honest) >= 6  # a render past the test server's 10 s deadline is gated
+    assert control["verdict"] in ("control", "LOW")
     tiers = report["pool"]["tier_rewards"]
     assert statistics.median(honest) > tiers["nope"]["median"]
     assert 0.3 < tiers["okay"]["median"] < tiers["love"]["median"]
 
 
+@pytest.mark.browser
 @pytest.mark.server
 def test_a_subject_the_pool_has_no_paintings_of_is_refused_naming_those_it_has(server_url):
     done = subprocess.run(
