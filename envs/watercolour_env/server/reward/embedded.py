@@ -11,8 +11,8 @@ painting of another subject counted as `nope` for this one: a jellyfish is not a
 A linear utility extrapolates, so two guards stand between it and the reward (issue 54):
 
 - Far from the pool: `distance`, the cosine distance from the painting to the nearest `love` or
-  `okay` painting of the subject, is compared with `radius`, the largest such distance among those
-  paintings themselves (each to its nearest other). Up to the radius the utility is paid as it
+  `okay` painting of the subject, is compared with `radius`, the `RADIUS_QUANTILE` quantile of such
+  distances among those paintings themselves (each to its nearest other). Up to the radius the utility is paid as it
   is; from `FAR` radii on, anything above the subject's median (under its okay median) is cut to
   it; linear between.
 - Off subject: among the `NEIGHBOURS` nearest `love` and `okay` paintings of any subject, the
@@ -65,6 +65,12 @@ L2 = 3.0
 """Ridge strength of each subject's Bradley-Terry fit, on whitened components."""
 FAR = 2.0
 """Distance, in radii, from which a painting is paid at most its subject's median (0.5)."""
+RADIUS_QUANTILE = 0.9
+"""The quantile of the liked paintings' distances to their nearest other that makes the radius. The
+largest (1.0) let one liked painting unlike the rest widen the span for all: with the hand-made
+hibiscus-12 among the references, a pinwheel scored above the hibiscus okay median; at 0.9 none of
+22 red-team sketches does and 20 of 33 renders of new honest hibiscus do; at 0.75, 11 of 33
+(docs/LOG.md, issue 54, second session)."""
 LOVE_SCORE = 0.9
 """The score of a painting at the utility of its subject's love median: sets the utility's scale."""
 LOVE_LOGIT = float(np.log(LOVE_SCORE / (1 - LOVE_SCORE)))
@@ -92,18 +98,17 @@ class SubjectModel:
         scale: utility per unit of logit, so that the love median scores `LOVE_SCORE` (at least a
             tenth of the subject's range of utility: a pool whose love and okay paintings look
             alike would otherwise scale float noise to the whole unit interval).
-        okay: median utility of its `okay` paintings.
         nope: median utility of its `nope` paintings (its lowest when it has none): the most an
             off-subject painting is paid.
         liked: indices of its `love` and `okay` paintings among the pool's.
-        radius: the largest cosine distance from one of those to its nearest other (> 0).
+        radius: the `RADIUS_QUANTILE` quantile of the cosine distances from each of those to its
+            nearest other (at least 0.02).
     """
 
     subject: str
     weights: np.ndarray
     median: float = 0.0
     scale: float = 1.0
-    okay: float = 0.0
     nope: float = 0.0
     liked: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     radius: float = 0.0
@@ -179,20 +184,17 @@ class EmbeddedScorer:
         utility = z @ weights
         liked = np.nonzero(own & self.liked)[0]
         nope = utility[own & (ranks == TIER_RANK[Tier.NOPE])]
-        okay = utility[own & (ranks == TIER_RANK[Tier.OKAY])]
         love = utility[own & (ranks == TIER_RANK[Tier.LOVE])]
         median = float(np.median(utility[own]))
         top = float(np.median(love)) if len(love) else float(utility[own].max())
         distances = 1.0 - self.unit[liked] @ self.unit[liked].T
         np.fill_diagonal(distances, np.inf)
-        radius = float(distances.min(axis=1).max()) if len(liked) > 1 else 0.0
+        radius = float(np.quantile(distances.min(axis=1), RADIUS_QUANTILE)) if len(liked) > 1 else 0.0
         return SubjectModel(
             subject,
             weights,
             median=median,
-            scale=max(top - median, 0.1 * float(np.ptp(utility[own])), 1e-3)
-            / float(np.log(LOVE_SCORE / (1 - LOVE_SCORE))),
-            okay=float(np.median(okay)) if len(okay) else float(np.median(utility[own])),
+            scale=max(top - median, 0.1 * float(np.ptp(utility[own])), 1e-3) / LOVE_LOGIT,
             nope=float(np.median(nope)) if len(nope) else float(utility[own].min()),
             liked=liked,
             radius=max(radius, 0.02),

@@ -9,11 +9,14 @@ is no longer gold). The proxy rising while the gold falls is reward over-optimis
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from watercolour_env.pool import Pool
 from watercolour_env.server.reward.embedded import EmbeddedScorer
 from watercolour_env.server.reward.term import Painting, Term, Verdict
+from watercolour_env.server.reward.vision.encoder import shared_encoder
 
 
 class GoldOptions(BaseModel):
@@ -22,6 +25,11 @@ class GoldOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     pool: str | None = Field(None, description="The gold pool: a folder or a Hub dataset (WATERCOLOUR_GOLD_POOL).")
+    encoder: Path | None = Field(
+        None,
+        alias="embedded_encoder",
+        description="The image encoder's ONNX file, the embedded term's (WATERCOLOUR_EMBEDDED_ENCODER).",
+    )
 
 
 class GoldTerm(Term):
@@ -52,7 +60,7 @@ class GoldTerm(Term):
         if options.pool is None:
             return None
         gold = Pool.load(options.pool)
-        return cls(EmbeddedScorer.fit(gold, folds=0), gold)
+        return cls(EmbeddedScorer.fit(gold, shared_encoder(options.encoder), folds=0), gold)
 
     def score(self, painting: Painting) -> Verdict:
         """The gold scorer's value in (0, 1) for the episode's subject; no detail."""
