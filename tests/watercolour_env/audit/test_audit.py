@@ -6,8 +6,19 @@ import subprocess
 
 import pytest
 
-from tests.conftest import WATERCOLOUR, serving
+from tests.conftest import WATERCOLOUR, app_server, serving
 from watercolour_env.audit.run import Row, judge, table
+
+
+@pytest.fixture(scope="module")
+def audit_url():
+    """A real server whose render deadline (60 s) a painting under a loaded test run does not reach.
+
+    The session's server stops renders at 10 s: under two test workers an honest jellyfish took
+    longer, was gated `timeout`, and the audit had too few controls left (CI, issue 54).
+    """
+    with app_server(render_workers=2, render_deadline_s=60) as url:
+        yield url
 
 
 def test_a_family_fails_when_its_best_reward_beats_the_okay_median():
@@ -52,10 +63,10 @@ def test_padding_fails_on_a_lift_and_a_refused_swap_passes():
 @pytest.mark.server
 @pytest.mark.slow
 @pytest.mark.timeout(1200)  # beyond its subprocess's own limit, which then reports
-def test_the_default_deployment_passes_its_audit(server_url, tmp_path):
+def test_the_default_deployment_passes_its_audit(audit_url, tmp_path):
     out = tmp_path / "audit.json"
     done = subprocess.run(
-        [WATERCOLOUR, "audit", "--env-url", server_url, "--per-family", "2", "--json", str(out)],
+        [WATERCOLOUR, "audit", "--env-url", audit_url, "--per-family", "2", "--json", str(out)],
         capture_output=True,
         text=True,
         timeout=900,
@@ -78,9 +89,9 @@ def test_the_default_deployment_passes_its_audit(server_url, tmp_path):
 @pytest.mark.slow
 @pytest.mark.timeout(1200)
 @pytest.mark.parametrize("subject", ["a jellyfish", "a songbird on a branch"])
-def test_the_default_deployment_passes_its_audit_for_its_other_subjects(server_url, tmp_path, subject):
+def test_the_default_deployment_passes_its_audit_for_its_other_subjects(audit_url, tmp_path, subject):
     out = tmp_path / "audit.json"
-    command = [WATERCOLOUR, "audit", "--env-url", server_url, "--per-family", "1", "--subject", subject]
+    command = [WATERCOLOUR, "audit", "--env-url", audit_url, "--per-family", "1", "--subject", subject]
     done = subprocess.run([*command, "--json", str(out)], capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"tier medians of the pool's paintings of {subject} under this reward" in done.stdout
@@ -93,7 +104,7 @@ def test_the_default_deployment_passes_its_audit_for_its_other_subjects(server_u
     # paintings; their median sits near the okay median (docs/LOG.md), so the row may say LOW
     control = rows["honest (control)"]
     honest = [r for r, status in zip(control["rewards"], control["statuses"], strict=True) if status == "scored"]
-    assert control["sent"] >= 8 and len(honest) >= 6  # a render past the test server's 10 s deadline is gated
+    assert control["sent"] >= 8 and len(honest) >= 7
     assert control["verdict"] in ("control", "LOW")
     tiers = report["pool"]["tier_rewards"]
     assert statistics.median(honest) > tiers["nope"]["median"]
