@@ -126,11 +126,11 @@ def test_the_deployed_folder_is_what_openenv_push_accepts(env_space):
 
 def test_the_runtime_plan_steps_the_starter_pools_oracle():
     plan = json.loads((REPO / "spaces/env/validation/runtime.json").read_text())
-    sketch = (REPO / "envs/watercolour_env/audit/sketches/honest/hibiscus-12.js").read_text()  # not a pool copy
+    sketch = (STARTER_POOL / "sketches" / "songbird-33.js").read_text()
     assert plan["actions"] == [{"reply": "```js\n" + sketch + "\n```"}]
     oracle = Pool.load(str(STARTER_POOL)).oracle  # what `watercolour oracle` sends to the default Space
-    assert (oracle.id, oracle.sketch, oracle.seed) == ("hibiscus-12", sketch, plan["reset"]["seed"])
-    assert set(plan["reset"]["options"]) <= {"subject", "weights", "references"}
+    assert (oracle.id, oracle.sketch, oracle.seed) == ("songbird-33", sketch, plan["reset"]["seed"])
+    assert plan["reset"]["options"] == {"subject": oracle.subject}  # sent for the subject it was rated for
     assert len((REPO / "spaces/env/validation/runtime.json").read_bytes()) < 64 * 1024
 
 

@@ -57,7 +57,7 @@ def test_a_wheel_carries_the_starter_pool_and_an_install_of_it_loads_the_pool_ou
         [sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=True
     )
     where, counts, subject, held_out = json.loads(run.stdout.splitlines()[-1])
-    assert held_out == oracle == "hibiscus-12"
+    assert held_out == oracle == "songbird-33"
     assert subject == "a peach hibiscus"  # pool.toml travels: the rows say "a hibiscus"
     assert where.startswith(str(tmp_path / "site"))  # the installed copy, not the checkout
     assert counts == {"love": tiers["love"], "okay": tiers["okay"], "nope": tiers["nope"]}

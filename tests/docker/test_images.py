@@ -54,7 +54,8 @@ def test_the_environment_container_paints_an_episode(env_url, env_image):
     # the default weights (rubric.PRESETS["embedded"]): gate 0.05, length 0.05, embedded 0.90
     assert (parts["gate"].value, parts["gate"].weight) == (1.0, 0.05)
     assert parts["length"].weight == 0.05 and 0.0 < parts["length"].value < 1.0
-    assert parts["embedded"].weight == 0.90 and 0.5 < parts["embedded"].value <= 1.0
+    # the rich example sits near the middle of the starter's hibiscus (0.52 at seed 7, docs/LOG.md)
+    assert parts["embedded"].weight == 0.90 and 0.3 < parts["embedded"].value <= 1.0
     assert parts["hpsv3"].status == parts["judge"].status == "not_configured"
     expected = 0.05 * 1.0 + 0.05 * parts["length"].value + 0.90 * parts["embedded"].value
     assert result.reward == pytest.approx(expected, abs=1e-9)

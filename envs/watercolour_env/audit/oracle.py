@@ -4,7 +4,8 @@ OpenEnv's reward contract asks for an oracle: an action that reaches the top of 
 must be a painting the pool's taste loves. But any painting of the pool sent back is a copy
 (`copied_reference`, reward 0). So the oracle is the `love` painting that the pool's `pool.toml`
 holds out of the references (`oracle = "<id>"`). The server reports it in `GET /pool`; this
-module sends it for the pool's subject, with its own seed. It passes when the reward is at least
+module sends it for the subject it was rated for (a pool of several subjects may hold out any
+of theirs), with its own seed. It passes when the reward is at least
 `ORACLE_FLOOR`.
 
 A Space copied with `deploy env --duplicate-from` keeps the original's files but reads its own
@@ -31,7 +32,7 @@ class OracleResult:
 
     Attributes:
         id: the pool painting sent, e.g. "jelly-16".
-        subject: the subject the episode asked for (the deployment's default).
+        subject: the subject the episode asked for (the oracle's own).
         observation: the observation as JSON, without its PNG and system prompt.
         reward: the episode's reward in [0, 1]; None when it went unscored (`infra_error`).
         passed: the episode was scored and `reward` >= `ORACLE_FLOOR`.
@@ -61,7 +62,9 @@ def declared_oracle(report: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_oracle(env_url: str, token: str | None = None) -> OracleResult:
-    """Sends the deployment's oracle as one episode, for its default subject.
+    """Sends the deployment's oracle as one episode, for the subject it was rated for.
+
+    A server from before the oracle's subject was reported (issue 54) is asked for its default.
 
     Args:
         env_url: the server, e.g. "http://127.0.0.1:8000" or a Space's URL.
@@ -82,9 +85,10 @@ def run_oracle(env_url: str, token: str | None = None) -> OracleResult:
     report = fetch_pool(env_url, token)
     oracle = declared_oracle(report)
     with talking_to(env_url), WatercolourEnv(base_url=env_url, token=token or "").sync() as env:
-        env.reset(seed=oracle["seed"], subject=report["subject"])
+        subject = oracle.get("subject") or report["subject"]
+        env.reset(seed=oracle["seed"], subject=subject)
         observation = env.step(WatercolourAction(reply=f"```js\n{oracle['sketch']}\n```")).observation
     reward = None if observation.status is EpisodeStatus.INFRA_ERROR else observation.reward
     passed = observation.status is EpisodeStatus.SCORED and reward is not None and reward >= ORACLE_FLOOR
     shown = observation.model_dump(mode="json", exclude={"image_png_b64", "system_prompt"})
-    return OracleResult(oracle["id"], report["subject"], shown, reward, passed)
+    return OracleResult(oracle["id"], subject, shown, reward, passed)

@@ -1,7 +1,7 @@
 """The audit's shipped probe sketches.
 
 `sketches/honest/`: honest paintings written for the audit, in no pool, each file named after a
-word of its subject: 12 hibiscus, 8 jellyfish and 9 songbirds on a branch (`songbird-robin`
+word of its subject: 11 hibiscus, 8 jellyfish and 9 songbirds on a branch (`songbird-robin`
 among them), painted by other hands than the pool's, and 3 of subjects no pool of ours covers
 (whale, sailboat, lemon); `sketches/other/`: 4 more of other subjects. An audit's controls are
 the probes of its subject; every other is "another subject" for it.

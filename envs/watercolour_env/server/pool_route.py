@@ -75,7 +75,8 @@ def install(app: FastAPI, rubric: Rubric, pool: Pool, copy_guard: bool, subject:
     each subject's (`subject_tier_rewards`, by the rows' subject), each painting scored for the
     subject it was rated for (computed on the first call, about 4 s for the starter pool with the
     embedded scorer, then kept), every rated painting's id, tier, subject and sketch, and the
-    oracle that pool.toml holds out of them (`watercolour oracle` sends it; None when it declares none).
+    oracle that pool.toml holds out of them, with the subject it was rated for (`watercolour oracle` sends
+    it for that subject; None when the pool declares none).
     """
     cache: dict[str, Any] = {}
     lock = threading.Lock()
@@ -104,5 +105,7 @@ def install(app: FastAPI, rubric: Rubric, pool: Pool, copy_guard: bool, subject:
             "references": [
                 {"id": r.id, "tier": r.tier.value, "subject": r.subject, "sketch": r.sketch} for r in pool.references
             ],
-            "oracle": None if oracle is None else {"id": oracle.id, "seed": oracle.seed, "sketch": oracle.sketch},
+            "oracle": None
+            if oracle is None
+            else {"id": oracle.id, "subject": oracle.subject, "seed": oracle.seed, "sketch": oracle.sketch},
         }

@@ -66,7 +66,7 @@ def test_the_command_writes_two_pools_that_load(tmp_path):
     assert "proxy" in done.stdout and "gold" in done.stdout
     # both halves ask for the pool's subject; the served half keeps the oracle, out of its references
     assert proxy.subject == gold.subject == "a peach hibiscus" and gold.declaration.hint == proxy.declaration.hint
-    assert proxy.oracle.id == "hibiscus-12" and gold.oracle is None
+    assert proxy.oracle.id == "songbird-33" and gold.oracle is None
     # the learning run (docs/runs/h200-learn) serves the proxy: its prompt is the one steps 1-29 had
     assert system_prompt(proxy.declaration.hint) == SYSTEM_PROMPT
-    assert "hibiscus-12" not in {r.id for r in proxy.references + gold.references}
+    assert "songbird-33" not in {r.id for r in proxy.references + gold.references}

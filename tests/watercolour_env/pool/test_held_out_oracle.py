@@ -19,14 +19,14 @@ def rows_of(folder):
     return [json.loads(line) for line in (folder / "pool.jsonl").read_text().splitlines()]
 
 
-def test_the_starter_holds_hibiscus_12_out_of_its_references_and_keeps_its_taste():
+def test_the_starter_holds_songbird_33_out_of_its_references_and_keeps_its_taste():
     rows = rows_of(STARTER_POOL)
     pool = Pool.load(str(STARTER_POOL))
-    assert pool.declaration.oracle == "hibiscus-12" and pool.oracle.id == "hibiscus-12"
-    assert pool.oracle.tier is Tier.LOVE and pool.oracle.seed == 7
-    assert "hibiscus-12" not in {r.id for r in pool.references}
+    assert pool.declaration.oracle == "songbird-33" and pool.oracle.id == "songbird-33"
+    assert pool.oracle.tier is Tier.LOVE and pool.oracle.seed == 0
+    assert "songbird-33" not in {r.id for r in pool.references}
     assert [r.id for r in pool.rated] == [row["id"] for row in rows]  # every rated painting, in pool order
-    by_hand = {tier: sum(row["tier"] == tier for row in rows if row["id"] != "hibiscus-12") for tier in Tier}
+    by_hand = {tier: sum(row["tier"] == tier for row in rows if row["id"] != "songbird-33") for tier in Tier}
     assert pool.counts() == {tier.value: n for tier, n in by_hand.items()} == {"love": 39, "okay": 53, "nope": 73}
 
 
@@ -34,7 +34,7 @@ def test_the_copy_guard_does_not_know_the_oracle():
     pool = Pool.load(str(STARTER_POOL))
     assert CopyGuard(pool).match(pool.oracle.sketch, pool.oracle.png) is None
     held_in = Pool(pool.rated, pool.source)  # the same painting as a reference is a copy of itself
-    assert CopyGuard(held_in).match(pool.oracle.sketch, pool.oracle.png).reference == "hibiscus-12"
+    assert CopyGuard(held_in).match(pool.oracle.sketch, pool.oracle.png).reference == "songbird-33"
 
 
 @pytest.mark.parametrize(
@@ -46,7 +46,7 @@ def test_the_copy_guard_does_not_know_the_oracle():
 )
 def test_an_oracle_that_is_no_love_painting_refuses_the_pool(tmp_path, oracle, says):
     shutil.copytree(STARTER_POOL, tmp_path / "pool")
-    text = (tmp_path / "pool" / "pool.toml").read_text().replace('"hibiscus-12"', f'"{oracle}"')
+    text = (tmp_path / "pool" / "pool.toml").read_text().replace('"songbird-33"', f'"{oracle}"')
     (tmp_path / "pool" / "pool.toml").write_text(text)
     with pytest.raises(ConfigError) as refused:
         Pool.load(str(tmp_path / "pool"))
@@ -81,9 +81,9 @@ def test_a_pushed_and_pulled_pool_keeps_its_oracle_row_and_declaration(tmp_path)
     folder = shutil.copytree(STARTER_POOL, tmp_path / "pool")
     push(folder, "someone/hibiscus", dry_run=tmp_path / "upload")
     pulled = Pool.from_hub(str(tmp_path / "upload"))
-    assert pulled.oracle.id == "hibiscus-12" and len(pulled.rated) == len(rows_of(STARTER_POOL))
+    assert pulled.oracle.id == "songbird-33" and len(pulled.rated) == len(rows_of(STARTER_POOL))
     write_folder(pulled, tmp_path / "pulled")
-    assert "hibiscus-12" in {row["id"] for row in rows_of(tmp_path / "pulled")}
+    assert "songbird-33" in {row["id"] for row in rows_of(tmp_path / "pulled")}
     assert Pool.load(str(tmp_path / "pulled")).oracle.sketch == Pool.load(str(STARTER_POOL)).oracle.sketch
 
 
@@ -93,9 +93,9 @@ def test_get_pool_reports_the_oracle_and_not_among_the_references(tmp_path):
 
     with TestClient(build_app(load_settings(), renderer=object())) as client:
         report = client.get("/pool").json()
-    sketch = (STARTER_POOL / "sketches" / "hibiscus-12.js").read_text()
-    assert report["oracle"] == {"id": "hibiscus-12", "seed": 7, "sketch": sketch}
-    assert "hibiscus-12" not in {r["id"] for r in report["references"]}
+    sketch = (STARTER_POOL / "sketches" / "songbird-33.js").read_text()
+    assert report["oracle"] == {"id": "songbird-33", "subject": "a songbird on a branch", "seed": 0, "sketch": sketch}
+    assert "songbird-33" not in {r["id"] for r in report["references"]}
 
 
 @pytest.mark.server

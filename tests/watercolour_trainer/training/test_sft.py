@@ -17,7 +17,7 @@ pytestmark = pytest.mark.train
 def starter_rows() -> list[dict]:
     """The starter's rows but the oracle its pool.toml holds out, which no one trains on."""
     rows = [json.loads(line) for line in (STARTER_POOL / "pool.jsonl").read_text().splitlines()]
-    return [row for row in rows if row["id"] != "hibiscus-12"]
+    return [row for row in rows if row["id"] != "songbird-33"]
 
 
 def test_each_painting_of_the_chosen_tiers_is_one_chat_example_with_the_environments_prompts():
