@@ -38,8 +38,10 @@ def pool_render(
 ) -> None:
     """Render every sketch of a pool folder (parallel, resumable) and update pool.jsonl.
 
-    New rows carry the pool's subject (--subject, or pool.toml's). A sketch the environment's gate
-    rejects is left out of the pool and named; then the exit code is 1.
+    New rows carry the pool's subject (--subject, or pool.toml's); rows already there keep theirs,
+    and the command says so. A --subject no painting will be of is refused (exit 2), writing
+    nothing. A sketch the environment's gate rejects is left out of the pool and named; then the
+    exit code is 1.
     """
     from watercolour_env.curate.render import render_folder
     from watercolour_env.server.sandbox import Renderer
@@ -50,6 +52,11 @@ def pool_render(
     with closing(Renderer.from_settings(settings, **({"workers": workers} if workers else {}))) as renderer:
         summary = render_folder(folder, renderer, seed=seed, subject=subject)
     typer.echo(f"rendered {len(summary.rendered)}, up to date {len(summary.skipped)}, failed {len(summary.failed)}")
+    if subject:
+        from watercolour_env.curate.render import kept_subjects
+
+        for other, n in kept_subjects(folder, subject).items():
+            typer.echo(f"kept {n} paintings of {other!r} as pool.jsonl says (--subject names new paintings only)")
     for name, reason in summary.failed.items():
         typer.echo(f"  {name}: {reason}")
     if summary.failed:

@@ -7,6 +7,7 @@ import io
 import json
 import logging
 import statistics
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +19,7 @@ from watercolour_env.errors import ConfigError
 from watercolour_env.pool import PoolRow, Tier, read_manifest, write_manifest
 from watercolour_env.pool.declaration import DECLARATION, PoolDeclaration, read_declaration, write_declaration
 from watercolour_env.pool.loader import MANIFEST
+from watercolour_env.pool.subjects import SubjectCoverage, declared_subjects
 from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR, GateResult, check_render, check_source, sandbox_detail
 from watercolour_env.server.sandbox import Renderer, RenderResult, RenderStatus, paint_fraction
 from watercolour_env.terms import Violation
@@ -44,9 +46,14 @@ def pool_subject(folder: Path, asked: str | None = None) -> str:
     found here and not yet declared is written to `pool.toml`, so the next render, the loader,
     `sft` and `pool push` all read it from there.
 
+    `asked` names what new paintings are of; rows already in `pool.jsonl` keep theirs. So when
+    every sketch is a row already and none of them is of `asked` (nor `subjects.txt` names it), it
+    is refused, and nothing written: declared, it would make a pool the server refuses to serve
+    ("declares the subject ..., but its paintings are of ...", issue 54).
+
     Raises:
-        ConfigError: no subject can be told (a new folder rendered without `--subject`), or the
-            one given is out of a reset's bounds.
+        ConfigError: no subject can be told (a new folder rendered without `--subject`), the one
+            given is out of a reset's bounds, or it is of no painting the folder will hold.
     """
     folder = Path(folder)
     declared = read_declaration(folder)
@@ -56,6 +63,8 @@ def pool_subject(folder: Path, asked: str | None = None) -> str:
         subject = named.pop() if len(named) == 1 else None
     else:
         named = set()
+    if asked and (folder / MANIFEST).is_file():
+        _refuse_a_subject_of_no_painting(folder, asked)
     if not subject:
         rows = f" (its rows name {', '.join(repr(n) for n in sorted(named))})" if len(named) > 1 else ""
         raise ConfigError(
@@ -70,6 +79,30 @@ def pool_subject(folder: Path, asked: str | None = None) -> str:
     except ValueError as err:
         raise ConfigError(f"--subject: {err}") from err
     return subject
+
+
+def _refuse_a_subject_of_no_painting(folder: Path, asked: str) -> None:
+    """Raises ConfigError when every sketch of `folder` is a row already and none is of `asked`."""
+    rows = read_manifest(folder, subject="")
+    new = [p for p in (folder / "sketches").glob("*.js") if p.stem not in {r.id for r in rows}]
+    of = Counter(r.subject for r in rows)
+    if new or not rows or SubjectCoverage([*of, *declared_subjects(folder)]).covers(asked):
+        return
+    kept = ", ".join(f"{n} of {s!r}" for s, n in of.most_common())
+    raise ConfigError(
+        f"--subject {asked!r} names what new paintings of {folder} are of, and every sketch there is a painting "
+        f"already: {kept} ({MANIFEST}). Nothing was written. To say they are of {asked!r}, change the rows' "
+        f'"subject" in {folder / MANIFEST}; to add paintings of {asked!r}, put their sketches in '
+        f"{folder / 'sketches'} first"
+    )
+
+
+def kept_subjects(folder: Path, asked: str) -> dict[str, int]:
+    """Paintings per subject among the rows of `folder` that are not of `asked` (after a render)."""
+    if not (folder / MANIFEST).is_file():
+        return {}
+    of = Counter(r.subject for r in read_manifest(folder, subject=""))
+    return {s: n for s, n in of.most_common() if not SubjectCoverage([s]).covers(asked)}
 
 
 def render_folder(

@@ -2,10 +2,12 @@
 
 import json
 import shutil
+import subprocess
 
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.conftest import WATERCOLOUR
 from watercolour_env.curate.hub import push, write_folder
 from watercolour_env.curate.render import pool_subject, render_folder
 from watercolour_env.errors import ConfigError, RenderError
@@ -133,6 +135,38 @@ def test_render_takes_the_subject_asked_then_the_declared_then_the_rows_and_else
     assert pool_subject(old) == "a koi" and read_declaration(old).subject == "a koi"
     with pytest.raises(ConfigError, match="--subject: subject must be at most 200 printable characters"):
         pool_subject(tmp_path / "new", "a\tkoi")
+
+
+@pytest.mark.cli
+def test_render_refuses_a_subject_none_of_its_paintings_is_of_and_says_what_it_kept(tmp_path):
+    # issue 54: `--subject` on a folder whose every sketch is a painting of another subject used
+    # to declare it in pool.toml, and the server then refused the pool
+    folder = tmp_path / "pool"
+    for sub in ("sketches", "images"):
+        (folder / sub).mkdir(parents=True)
+    rows = ""
+    for i in ("bloom-01", "bloom-02"):
+        shutil.copy(STARTER_POOL / "sketches" / f"{i}.js", folder / "sketches")
+        shutil.copy(STARTER_POOL / "images" / f"{i}.png", folder / "images")
+        row = {"id": i, "image": f"images/{i}.png", "sketch": f"sketches/{i}.js", "subject": "a peach hibiscus"}
+        rows += json.dumps(row) + "\n"
+    (folder / "pool.jsonl").write_text(rows)
+    command = [WATERCOLOUR, "pool", "render", str(folder), "--subject", "a jellyfish"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert (
+        f"--subject 'a jellyfish' names what new paintings of {folder} are of, and every sketch there is a painting "
+        "already: 2 of 'a peach hibiscus' (pool.jsonl). Nothing was written."
+    ) in " ".join(done.stderr.split())
+    assert not (folder / "pool.toml").exists() and (folder / "pool.jsonl").read_text() == rows
+    # a pool that declares it covers jellyfish (subjects.txt) may default to one: it says what it kept
+    (folder / "subjects.txt").write_text("a jellyfish\n")
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    kept = "kept 2 paintings of 'a peach hibiscus' as pool.jsonl says (--subject names new paintings only)"
+    assert kept in done.stdout
+    assert read_declaration(folder).subject == "a jellyfish"
+    assert {r.subject for r in read_manifest(folder, subject="")} == {"a peach hibiscus"}
 
 
 @pytest.mark.cli  # the last render starts Playwright's driver
