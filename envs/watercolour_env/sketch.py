@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
+from watercolour_env.live import dead_ranges
 from watercolour_env.syntax import TreeFacts, parser
 
 ALLOWED_BRUSH_METHODS = (
@@ -66,8 +67,8 @@ class SketchInventory:
         fills: call sites of `brush.fill`.
         shapes: call sites of p5.brush painting methods.
         lines: non-empty source lines.
-        approx_tokens: characters of the code (`code_text`: no comments, whitespace runs as one
-            space) / 4, the usual ratio for code under BPE tokenizers; the trainer passes exact
+        approx_tokens: characters of the code (`code_text`: no comments or dead code, whitespace
+            runs as one space) / 4, the usual ratio for code under BPE tokenizers; the trainer passes exact
             counts of the same text from the policy's tokenizer when it has them.
     """
 
@@ -183,15 +184,17 @@ def inspect_sketch(source: str) -> SketchInventory:
         fills=calls.get("fill", 0),
         shapes=sum(n for name, n in calls.items() if name in BRUSH_PAINT_METHODS),
         lines=sum(1 for line in source.splitlines() if line.strip()),
-        approx_tokens=len(_without_comments(data, facts.comments)) // 4,
+        approx_tokens=len(_without_comments(data, facts.comments + dead_ranges(tree.root_node))) // 4,
     )
 
 
 def code_text(source: str) -> str:
-    """The sketch as the length term counts it: comments dropped, each run of whitespace one space.
+    """The sketch as the length term counts it: comments and dead code dropped, whitespace runs one space.
 
-    Padding a sketch with comments or blank lines earns nothing (issue 33): the length term counts
-    this text, in the policy's tokens where the trainer sends them, else its characters / 4.
+    Padding a sketch with comments or blank lines earns nothing (issue 33), nor with code that
+    never runs (`live.dead_ranges`: declarations nothing reachable names, code after a return,
+    branches a literal condition never takes; issue 54): the length term counts this text, in the
+    policy's tokens where the trainer sends them, else its characters / 4.
 
     Args:
         source: JavaScript source; text that is not valid UTF-8 is read with replacement.
@@ -200,18 +203,19 @@ def code_text(source: str) -> str:
         The code, e.g. "function setup() { brush.circle(1, 2, 3); }" for the same with a comment.
     """
     data = source.encode("utf-8", errors="replace")
-    stack, comments = [parser().parse(data).root_node], []
+    root = parser().parse(data).root_node
+    stack, comments = [root], []
     while stack:
         node = stack.pop()
         if node.type == "comment":
             comments.append((node.start_byte, node.end_byte))
         else:
             stack.extend(node.children)
-    return _without_comments(data, comments)
+    return _without_comments(data, comments + dead_ranges(root))
 
 
 def _without_comments(data: bytes, comments: list[tuple[int, int]]) -> str:
-    """`data` with the byte ranges `comments` cut out and whitespace runs made one space, stripped."""
+    """`data` with the byte ranges `comments` (and dead code) cut out, whitespace runs one space, stripped."""
     kept, at = [], 0
     for start, end in sorted(comments):
         kept.append(data[at:start])

@@ -56,7 +56,7 @@ def test_comments_and_blank_space_are_not_code():
     source = "// a flower\nfunction setup() {   /* set up */\n\n  brush.circle(1, 2, 3); // petal\n}\n"
     assert code_text(source) == "function setup() { brush.circle(1, 2, 3); }"
     # a comment marker inside a string is the string's
-    assert code_text('const s = "a // b";  /* c */') == 'const s = "a // b";'
+    assert code_text('const s = "a // b";  /* c */ draw(s);') == 'const s = "a // b"; draw(s);'
     padded = source + "// " + "padding " * 1500 + "\n" + "\n" * 400
     assert inspect_sketch(padded).approx_tokens == inspect_sketch(source).approx_tokens == 43 // 4
 
