@@ -24,6 +24,7 @@ from tqdm import tqdm
 from watercolour_env.errors import ConfigError
 from watercolour_env.pool import Pool, Tier
 from watercolour_env.pool.declaration import PoolDeclaration, write_declaration
+from watercolour_env.server.app import guard_encoder
 from watercolour_env.server.copies import CopyGuard
 from watercolour_env.server.pool_route import reference_reward
 from watercolour_env.server.reward import build_terms
@@ -70,12 +71,14 @@ def held_out_rewards(pool: Pool, settings: ServerSettings) -> list[HeldOut]:
     plain = PoolDeclaration(pool.declaration.subject, pool.declaration.hint)
     whole = Rubric(weights, build_terms(options, dict(weights), pool), settings.fail_reward)
     gold = getattr(whole.terms.get("gold"), "pool", None)  # the server's guard holds the gold pool's too
+    encoder = guard_encoder(whole)  # and checks pictures at any seed with it
     whole.close()
     results = []
     for painting in tqdm(loved, desc="holding out", unit="painting", leave=False):
         rest = Pool([r for r in pool.rated if r is not painting], pool.source, pool.declared_subjects, plain)
         guarded = Pool(rest.references + (gold.references if gold else []), pool.source)
-        copy = CopyGuard(guarded).match(painting.sketch, painting.png) if settings.copy_guard else None
+        guard = CopyGuard(guarded, encoder=encoder) if settings.copy_guard else None
+        copy = guard.match(painting.sketch, painting.png) if guard is not None else None
         if copy is not None:
             results.append(HeldOut(painting.id, 0.0, copy.describe()))
             continue

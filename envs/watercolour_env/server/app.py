@@ -23,6 +23,7 @@ from watercolour_env.server.copies import CopyGuard
 from watercolour_env.server.frames import FrameGuard
 from watercolour_env.server.reward import build_terms
 from watercolour_env.server.reward.rubric import Rubric
+from watercolour_env.server.reward.vision.encoder import ImageEncoder
 from watercolour_env.server.sandbox import Renderer
 from watercolour_env.server.settings import ServerSettings, load_settings
 from watercolour_env.server.watercolour_environment import SessionCount, WatercolourEnvironment, uncovered_subject
@@ -66,6 +67,7 @@ def build_app(settings: ServerSettings | None = None, renderer: Renderer | None 
         renderer.start()
         atexit.register(renderer.close)
     sessions = SessionCount()
+    guard = CopyGuard(guarded_pool(pool, rubric), encoder=guard_encoder(rubric)) if settings.copy_guard else None
     factory = functools.partial(
         WatercolourEnvironment,
         sessions=sessions,
@@ -78,7 +80,7 @@ def build_app(settings: ServerSettings | None = None, renderer: Renderer | None 
         max_reply_bytes=settings.max_reply_bytes,
         max_revisions=settings.max_revisions,
         episode_deadline_s=settings.episode_deadline_s,
-        copy_guard=CopyGuard(guarded_pool(pool, rubric)) if settings.copy_guard else None,
+        copy_guard=guard,
         coverage=coverage,
     )
     if not settings.copy_guard:
@@ -136,6 +138,15 @@ def install_error_answers(app: FastAPI) -> None:
         ]
         text = json.dumps({"detail": errors}, ensure_ascii=True)  # a lone surrogate becomes an escape
         return JSONResponse(json.loads(text.encode("utf-8", "replace").decode()), status_code=422)
+
+
+def guard_encoder(rubric: Rubric) -> ImageEncoder | None:
+    """The image encoder the embedded (or gold) term runs, for the copy guard's check at any seed; None without."""
+    for name in ("embedded", "gold"):
+        scorer = getattr(rubric.terms.get(name), "scorer", None)
+        if scorer is not None:
+            return scorer.encoder
+    return None
 
 
 def guarded_pool(pool: Pool, rubric: Rubric) -> Pool:

@@ -71,3 +71,23 @@ def test_honest_new_paintings_are_not_copies_in_the_picture(guard, renderer):
         if (match := guard.match(source, png)) is not None:
             matches[name] = match
     assert matches == {}
+
+
+@pytest.mark.browser
+def test_a_copy_at_another_seed_or_moved_is_named_in_the_picture_with_the_encoder(pool, renderer):
+    from watercolour_env.server.reward.vision.encoder import shared_encoder
+
+    seeing = CopyGuard(pool, encoder=shared_encoder())
+    blind = CopyGuard(pool)  # the presence map alone, at the reference's own seed only
+    source = {r.id: r.sketch for r in pool.references}
+    cases = [
+        ("bloom-01", edited_copies(source["bloom-01"])["moved"], 3),  # 40 px right, 25 down; seed 3
+        ("bloom-05", source["bloom-05"], 1),  # verbatim, at seed 1: the texture differs
+    ]
+    for reference, sketch, seed in cases:
+        png = renderer.render(sketch, seed=seed).png
+        assert blind.match("", png) is None, reference  # measured 0.866 and 0.842, under 0.92
+        match = seeing.match("", png)  # the source left out: the picture alone
+        assert (match.reference, match.level) == (reference, "picture") and match.similarity >= 0.90, reference
+    honest = renderer.render(honest_sketches("hibiscus-01")["hibiscus-01"], seed=0).png
+    assert seeing.match("", honest) is None  # the closest honest painting measured: 0.877

@@ -9,8 +9,10 @@ machine, 224 px (bench/encoder.py, docs/LOG.md).
 
 from __future__ import annotations
 
+import hashlib
 import io
 import threading
+from collections import OrderedDict
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +24,8 @@ from watercolour_env.server.reward.vision.export import DEFAULT_OUT, ENCODER_MOD
 EXPORT_COMMAND = f"python {ENCODER_MODULE}"
 BATCH = 8
 """Paintings per run of the network (see `ImageEncoder.features`)."""
+CACHED = 1024
+"""Paintings whose features an encoder keeps (5 MB): a pool and a gold pool, and the steps in flight."""
 
 
 def pixels(png: bytes) -> np.ndarray:
@@ -63,6 +67,8 @@ class ImageEncoder:
             raise ConfigError(
                 f"the image encoder {self.path} cannot be loaded ({err}); make it: {EXPORT_COMMAND}"
             ) from err
+        self._cache: OrderedDict[bytes, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
         shapes = [o.shape for o in self._session.get_outputs()]
         if [s[-1] for s in shapes] != [FEATURES]:
             raise ConfigError(f"{self.path} is not the image encoder (outputs {shapes}); make it: {EXPORT_COMMAND}")
@@ -72,11 +78,25 @@ class ImageEncoder:
 
         Paintings go through the network `BATCH` at a time: onnxruntime keeps the largest
         activations it has allocated, and a pool's 165 paintings in one batch held about 1 GB.
+        The last `CACHED` paintings' features are kept by their bytes' sha256: the copy guard
+        and the scorer of one step, and the pool's fits, encode a painting once.
         """
         out = np.zeros((len(pngs), FEATURES), np.float32)
-        for start in range(0, len(pngs), BATCH):
-            batch = np.stack([pixels(png) for png in pngs[start : start + BATCH]])
-            out[start : start + len(batch)] = self._session.run(["features"], {"pixels": batch})[0]
+        keys = [hashlib.sha256(png).digest() for png in pngs]
+        with self._lock:
+            known = {i: self._cache[k] for i, k in enumerate(keys) if k in self._cache}
+        for i, row in known.items():
+            out[i] = row
+        todo = [i for i in range(len(pngs)) if i not in known]
+        for start in range(0, len(todo), BATCH):
+            chunk = todo[start : start + BATCH]
+            batch = np.stack([pixels(pngs[i]) for i in chunk])
+            out[chunk] = self._session.run(["features"], {"pixels": batch})[0]
+        with self._lock:
+            for i in todo:
+                self._cache[keys[i]] = out[i].copy()
+            while len(self._cache) > CACHED:
+                self._cache.popitem(last=False)
         return out
 
     def feature(self, png: bytes) -> np.ndarray:
