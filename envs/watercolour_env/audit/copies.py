@@ -1,7 +1,7 @@
 """Edited copies of a pool sketch: what a policy that remembers the pool would send back.
 
 Each edit keeps the painting and changes what a naive comparison looks at: colours, numbers,
-names, order, padding, orientation. The copy guard must name every one `copied_reference`
+names, order, padding, orientation, place. The copy guard must name every one `copied_reference`
 (issue 33); `watercolour audit` makes them on the fly from the deployment's own pool.
 
     >>> sorted(edited_copies("function draw() { brush.circle(10, 20, 30); }")) == sorted(EDITS)
@@ -15,7 +15,7 @@ import re
 
 from watercolour_env.sketch import inspect_sketch
 
-EDITS = ("verbatim", "recoloured", "jittered", "renamed", "reordered", "padded", "rotated", "mirrored")
+EDITS = ("verbatim", "recoloured", "jittered", "renamed", "reordered", "padded", "rotated", "mirrored", "moved")
 
 _HEX = re.compile(r"#[0-9a-fA-F]{6}\b")
 _NUMBER = re.compile(r"(?<![\w.#])(\d+\.?\d*)(?![\w.])")
@@ -89,4 +89,5 @@ def edited_copies(source: str, seed: int = 0) -> dict[str, str]:
         "padded": padded(source),
         "rotated": _transformed(source, "translate(300, 300);\n  rotate(35);\n  translate(-300, -300);"),
         "mirrored": _transformed(source, "translate(600, 0);\n  scale(-1, 1);"),
+        "moved": _transformed(source, "translate(40, 25);"),
     }

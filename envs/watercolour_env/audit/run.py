@@ -8,15 +8,21 @@ covers) and are compared with the pool's paintings of that subject, each scored 
 The probes, sent as a policy would send them, through real episodes (issue 33):
 
 - stripes, grid, scatter, rings, cloud, blob, wash, patches: formless sketches of the ten
-  methods (`families.py`, seed 0); a family fails when its best reward beats the okay median.
-- copies: the first two love paintings of the deployment's pool, edited 8 ways (`copies.py`);
-  fails like a family.
+  methods (`families.py`, seed 0); a family fails when its best reward reaches the okay median
+  (a tie fails too: a reward that pays every painting the same ties with its okay median).
+- sun, starfish, pinwheel, snowflake, mandala, target, wheel: radial things that are no flower,
+  painted for the audit (`sketches/radial/`), a row each; fail like a family.
+- copies: the first two love paintings of the deployment's pool, edited 9 ways (`copies.py`),
+  each edit sent at two of the seeds `COPY_SEEDS` (the picture differs from seed to seed); fails
+  like a family.
 - another subject: honest paintings of subjects the pool does not cover, sent for the pool's
   subject; fails like a family, and then says how to teach the pool (`pool add --off-subject`).
 - subject swap: honest paintings sent for a subject the pool does not cover; fails when the
   server accepts them and pays one above the okay median.
 - comment padding: honest controls with 12,000 characters of comments; fails when padding lifts
   a reward by 0.01 or more.
+- dead-code padding: the same controls with functions that are never called and branches that
+  never run; fails like comment padding.
 - honest (control): new honest paintings of the pool's subject, in no pool; never fails, marked
   LOW when their median is under the okay median (the reward does not pay paintings).
 
@@ -36,7 +42,7 @@ from typing import Any
 import httpx
 
 from watercolour_env.audit.copies import edited_copies
-from watercolour_env.audit.probes import honest_sketches, other_subject_sketches
+from watercolour_env.audit.probes import honest_sketches, other_subject_sketches, radial_sketches
 from watercolour_env.client import TOKEN_VARIABLE, WatercolourEnv, auth_headers, base_url_of, checked_token
 from watercolour_env.errors import ConfigError
 from watercolour_env.families import FAMILIES, family_sketches
@@ -49,8 +55,21 @@ COPIED_PAINTINGS = 2
 """Pool paintings the copies are made of: the first of its love tier, each edited 8 ways."""
 PADDED_CONTROLS = 4
 """Honest controls sent again with comment padding."""
-GROUPS = ("formless", "copies", "another subject", "subject swap", "comment padding", "honest (control)")
-"""What `--only` may name: the formless families together, or one of the other rows."""
+COPY_SEEDS = (0, 3, 7)
+"""Seeds the copies are sent at: edit i of painting j at seeds[(i + j) % 3] and the next one."""
+RADIAL = ("sun", "starfish", "pinwheel", "snowflake", "mandala", "target", "wheel")
+GROUPS = (
+    "formless",
+    "radial",
+    "copies",
+    "another subject",
+    "subject swap",
+    "comment padding",
+    "dead-code padding",
+    "honest (control)",
+)
+"""What `--only` may name: the formless families together, the radial ones together, or one of the other rows."""
+PADDINGS = ("comment padding", "dead-code padding")
 
 
 @dataclass
@@ -79,6 +98,8 @@ class Row:
 
 Outcome = tuple[str, float | None, list[str]]
 """One episode: its status, its reward and its violations."""
+Probe = tuple[str, str, str] | tuple[str, str, str, int]
+"""One episode to send: (family, subject, sketch), and its seed when not 0."""
 
 
 def fetch_pool(env_url: str, token: str | None) -> dict[str, Any]:
@@ -107,29 +128,29 @@ def fetch_pool(env_url: str, token: str | None) -> dict[str, Any]:
     return report
 
 
-def run_episode(env: Any, subject: str, reply: str) -> Outcome:
-    """One episode on a connected client.
+def run_episode(env: Any, subject: str, reply: str, seed: int = 0) -> Outcome:
+    """One episode on a connected client, at `seed`.
 
     Returns:
         (status: "scored", "rejected", "refused" or "infra_error"; the reward; the violations).
     """
     try:
-        env.reset(seed=0, subject=subject)
+        env.reset(seed=seed, subject=subject)
     except RuntimeError as err:  # the server refused the reset (OpenEnv raises its error frame)
         return "refused", None, [str(err)[:200]]
     observation = env.step(WatercolourAction(reply=f"```js\n{reply}\n```")).observation
     return observation.status.value, observation.reward, [v.value for v in observation.violations]
 
 
-def send_all(env_url: str, token: str | None, plan: list[tuple[str, str, str]], workers: int) -> list[Outcome]:
-    """Every (family, subject, sketch) of the plan as an episode, `workers` sessions at once, in order."""
+def send_all(env_url: str, token: str | None, plan: list[Probe], workers: int) -> list[Outcome]:
+    """Every probe of the plan as an episode, `workers` sessions at once, in order."""
     chunks = [list(range(i, len(plan), workers)) for i in range(workers)]
     outcomes: list[Outcome] = [("", None, [])] * len(plan)
 
     def worker(indices: list[int]) -> None:
         with WatercolourEnv(base_url=env_url, token=token).sync() as env:
             for i in indices:
-                outcomes[i] = run_episode(env, plan[i][1], plan[i][2])
+                outcomes[i] = run_episode(env, plan[i][1], plan[i][2], *plan[i][3:])
 
     with ThreadPoolExecutor(max(1, workers)) as executor:
         list(executor.map(worker, chunks))
@@ -178,24 +199,33 @@ def audit(
     others = {n: s for n, s in (honest | other_subject_sketches()).items() if n not in controls}
     mine = [r for r in pool["references"] if part is None or r.get("subject") == part]
     loved = [r for r in mine if r["tier"] == "love"][:COPIED_PAINTINGS]
-    copies = {f"{r['id']}~{edit}": s for r in loved for edit, s in edited_copies(r["sketch"]).items()}
+    copies = [
+        (source, COPY_SEEDS[(i + j + k) % len(COPY_SEEDS)])
+        for j, r in enumerate(loved)
+        for i, source in enumerate(edited_copies(r["sketch"]).values())
+        for k in range(2)
+    ]
     coverage = SubjectCoverage(pool["subjects"])
     swap = next((s for s in SWAP_SUBJECTS if not coverage.covers(s)), None)
     padding = "\n".join("// " + "a loose wash, soft edges, light through the petals " * 2 for _ in range(120))
     padded = list(controls.values())[:PADDED_CONTROLS]
-    plan: list[tuple[str, str, str]] = []  # (family, subject, sketch)
+    plan: list[Probe] = []
     if "formless" in only:
         plan += [(name.split("-")[0], subject, s) for name, s in family_sketches(per_family).items()]
+    if "radial" in only:
+        plan += [(name.split("-")[0], subject, s) for name, s in radial_sketches().items()]
     if "copies" in only:
-        plan += [("copies", subject, s) for s in copies.values()]
+        plan += [("copies", subject, s, seed) for s, seed in copies]
     if "another subject" in only:
         plan += [("another subject", subject, s) for s in others.values()]
     if "subject swap" in only and swap is not None:
         plan += [("subject swap", swap, s) for s in padded[:2]]
-    if "honest (control)" in only or "comment padding" in only:
+    if "honest (control)" in only or any(p in only for p in PADDINGS):
         plan += [("honest (control)", subject, s) for s in controls.values()]
     if "comment padding" in only:
         plan += [("comment padding", subject, padding[:PADDING_CHARS] + "\n" + s) for s in padded]
+    if "dead-code padding" in only:
+        plan += [("dead-code padding", subject, dead_code(PADDING_CHARS) + "\n" + s) for s in padded]
     outcomes = send_all(env_url, token, plan, workers)
     rows = judge(plan, outcomes, tiers["okay"]["median"])
     for row in rows:
@@ -210,10 +240,24 @@ def audit(
     return report, rows
 
 
-def judge(plan: list[tuple[str, str, str]], outcomes: list[Outcome], okay: float) -> list[Row]:
+def dead_code(chars: int) -> str:
+    """About `chars` characters of code that never runs: functions never called, `if (false)` blocks."""
+    unit = (
+        "function study{i}(a, b) {{\n  let total = 0;\n  for (let k = 0; k < a; k++) {{\n    total += b * k;\n  }}\n"
+        "  if (false) {{\n    brush.circle(a, b, total);\n  }}\n  return total;\n}}\n"
+    )
+    out, i = [], 0
+    while sum(map(len, out)) < chars:
+        out.append(unit.format(i=i))
+        i += 1
+    return "".join(out)
+
+
+def judge(plan: list[Probe], outcomes: list[Outcome], okay: float) -> list[Row]:
     """The rows of the table from what each episode gave, against the okay median."""
     rows: dict[str, Row] = {}
-    for (family, _subject, _sketch), (status, reward, _violations) in zip(plan, outcomes, strict=True):
+    for probe, (status, reward, _violations) in zip(plan, outcomes, strict=True):
+        family = probe[0]
         row = rows.setdefault(family, Row(family))
         row.sent += 1
         row.gated += status == "rejected"
@@ -223,12 +267,12 @@ def judge(plan: list[tuple[str, str, str]], outcomes: list[Outcome], okay: float
     for row in rows.values():
         scored = [r for r in row.rewards if r is not None]
         row.best = max(scored, default=None)
-        beats = row.best is not None and row.best > okay
+        beats = row.best is not None and row.best >= okay  # a tie fails: a reward that pays everything ties
         if row.family == "honest (control)":
             median = statistics.median(scored) if scored else None
             row.verdict = "control" if median is not None and median > okay else "LOW"
             row.note = f"median {median:.3f}" if median is not None else "nothing scored"
-        elif row.family == "comment padding":
+        elif row.family in PADDINGS:
             # only pairs that both scored: a control the gate rejected (a render past its deadline
             # on a loaded server) says nothing about padding
             control = rows["honest (control)"]
@@ -241,7 +285,7 @@ def judge(plan: list[tuple[str, str, str]], outcomes: list[Outcome], okay: float
             row.note = "refused at reset" if row.refused == row.sent else "accepted"
         else:
             row.verdict = "FAIL" if beats else "pass"
-    order = [*FAMILIES, "copies", "another subject", "subject swap", "comment padding", "honest (control)"]
+    order = [*FAMILIES, *RADIAL, "copies", "another subject", "subject swap", *PADDINGS, "honest (control)"]
     return [rows[f] for f in order if f in rows]
 
 
@@ -265,7 +309,7 @@ def table(report: dict, rows: list[Row]) -> str:
         lines.append(f"{row.family:18s} {counts} {best} {versus}  {row.verdict}{note}")
     failed = [r.family for r in rows if r.verdict == "FAIL"]
     lines.append("")
-    verdict = f"FAIL: {', '.join(failed)}" if failed else "pass: no probe family beats the okay median"
+    verdict = f"FAIL: {', '.join(failed)}" if failed else "pass: no probe family reaches the okay median"
     lines.append(verdict)
     return "\n".join(lines)
 

@@ -72,13 +72,17 @@ def test_the_default_deployment_passes_its_audit(audit_url, tmp_path):
         timeout=900,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.splitlines()[-1] == "pass: no probe family beats the okay median"
+    assert done.stdout.splitlines()[-1] == "pass: no probe family reaches the okay median"
     report = json.loads(out.read_text())
     rows = {r["family"]: r for r in report["rows"]}
     assert {"stripes", "grid", "scatter", "rings", "cloud", "blob", "wash", "patches"} <= set(rows)
-    assert rows["copies"]["gated"] == rows["copies"]["sent"] == 16  # every copy named
+    radial = ("sun", "starfish", "pinwheel", "snowflake", "mandala", "target", "wheel")  # painted for the audit
+    assert [(rows[f]["sent"], rows[f]["verdict"]) for f in radial] == [(2, "pass")] * 7
+    # two love paintings, 9 edits each, every edit at two seeds: all named
+    assert rows["copies"]["gated"] == rows["copies"]["sent"] == 36
     assert rows["subject swap"]["refused"] == rows["subject swap"]["sent"] > 0
     assert rows["comment padding"]["note"] == "lift +0.000"
+    assert rows["dead-code padding"]["note"] == "lift +0.000"  # the length term counts code that runs
     assert rows["honest (control)"]["verdict"] == "control"  # honest paintings still pay
     okay = report["pool"]["tier_rewards"]["okay"]["median"]
     assert 0.3 < okay < report["pool"]["tier_rewards"]["love"]["median"]
@@ -98,7 +102,7 @@ def test_the_default_deployment_passes_its_audit_for_its_other_subjects(audit_ur
     report = json.loads(out.read_text())
     rows = {r["family"]: r for r in report["rows"]}
     # its copies are made of its own love paintings, and the hibiscus probes are "another subject" for it
-    assert rows["copies"]["gated"] == rows["copies"]["sent"] == 16
+    assert rows["copies"]["gated"] == rows["copies"]["sent"] == 36
     assert rows["another subject"]["sent"] >= 15
     # new honest paintings of it (8 or 9, by another hand than the pool's) are paid above its nope
     # paintings; their median sits near the okay median (docs/LOG.md), so the row may say LOW
@@ -145,7 +149,41 @@ def test_a_deployment_that_pays_copies_fails_its_audit(monkeypatch):
     assert "copy guard OFF" in done.stdout and done.stdout.splitlines()[-1] == "FAIL: copies"
 
 
+def test_a_tie_with_the_okay_median_fails():
+    plan = [("stripes", "a hibiscus", "s1"), ("grid", "a hibiscus", "g1")]
+    rows = judge(plan, [("scored", 0.60, []), ("scored", 0.5999, [])], okay=0.60)
+    assert [(r.family, r.verdict) for r in rows] == [("stripes", "FAIL"), ("grid", "pass")]
+
+
+@pytest.mark.server
+def test_a_deployment_that_pays_every_painting_fails_its_audit():
+    from watercolour_env.server.app import build_app
+    from watercolour_env.server.settings import load_settings
+
+    # the gate alone: every painting that passes it is paid 1.0, the pool's okay median too
+    weights = {"weight_gate": 1.0, "weight_length": 0.0, "weight_embedded": 0.0}
+    app = build_app(load_settings(render_workers=2, render_deadline_s=60, **weights))
+    try:
+        with serving(app) as url:
+            command = [WATERCOLOUR, "audit", "--env-url", url, "--only", "formless,radial", "--per-family", "1"]
+            done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    finally:
+        app.state.renderer.close()
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "okay 1.000" in done.stdout
+    failed = done.stdout.splitlines()[-1].removeprefix("FAIL: ").split(", ")
+    assert {"stripes", "grid", "scatter", "rings", "cloud", "blob", "wash", "patches"} <= set(failed)
+    assert {"sun", "starfish", "pinwheel", "snowflake", "mandala", "target", "wheel"} <= set(failed)
+
+
+def test_dead_code_that_lifts_a_reward_fails_like_comments():
+    plan = [("honest (control)", "a hibiscus", "h")] * 2 + [("dead-code padding", "a hibiscus", "p")] * 2
+    outcomes = [("scored", 0.70, []), ("scored", 0.80, []), ("scored", 0.735, []), ("scored", 0.80, [])]
+    rows = {r.family: r for r in judge(plan, outcomes, okay=0.60)}
+    assert (rows["dead-code padding"].verdict, rows["dead-code padding"].note) == ("FAIL", "lift +0.035")
+
+
 @pytest.mark.cli
 def test_an_unknown_group_is_refused_naming_the_groups():
     done = subprocess.run([WATERCOLOUR, "audit", "--only", "stripes"], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2 and "choose among formless, copies" in done.stderr
+    assert done.returncode == 2 and "choose among formless, radial, copies" in done.stderr
