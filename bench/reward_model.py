@@ -9,8 +9,11 @@
 2. Probes in no pool, rendered here (seed 0) and asked for the default subject: the audit's
    formless draws, its paintings of other subjects, the red team's sketches that beat the reward
    before (tests/fixtures/sketches/reward-attacks, copies left out: those are the copy guard's),
+   the audit's radial non-flowers,
    and the audit's honest new paintings of the default subject. Per group, how many score above
    the default subject's okay median (each scorer against its own) and the best.
+   2b. Each formless and radial family held out of the fit (the pool's paintings of it left out,
+   the okay median taken again): its best score against the okay median.
 3. Seconds to fit on the whole pool, and milliseconds per scored painting (features included).
 
 Issue 54's targets: accuracy >= 0.92 overall and >= 0.85 love against okay.
@@ -25,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from watercolour_env.audit.probes import honest_sketches, other_subject_sketches
+from watercolour_env.audit.probes import honest_sketches, other_subject_sketches, radial_sketches
 from watercolour_env.families import family_sketches
 from watercolour_env.pool import STARTER_POOL, Pool, Tier
 from watercolour_env.server.reward.embedded import EmbeddedScorer
@@ -86,8 +89,38 @@ def probes(per_family: int, subject: str) -> dict[str, dict[str, str]]:
         "formless (audit draws)": family_sketches(per_family),
         "other subjects (audit)": {n: s for n, s in (honest | other_subject_sketches()).items() if words not in n},
         "red team, no copies": attacks,
+        "radial non-flowers (audit)": radial_sketches(),
         f"honest {words} (audit)": {n: s for n, s in honest.items() if n.startswith(words)},
     }
+
+
+def held_out_families(
+    pool: Pool, encoder: ImageEncoder, rendered: dict[str, dict[str, bytes]], subject: str
+) -> list[tuple[str, float, int, float]]:
+    """Per probe family (formless and radial): (family, best score held out, pool paintings left out, okay median).
+
+    The scorer is refitted without the pool's paintings of the family (the starter's nope
+    `formless-<family>-*`; the radial ones are in no pool) and its okay median taken again.
+    """
+    by_family: dict[str, list[bytes]] = {}
+    for group in ("formless (audit draws)", "radial non-flowers (audit)"):
+        for name, png in rendered.get(group, {}).items():
+            by_family.setdefault(name.split("-")[0], []).append(png)
+    out = []
+    for family, pngs in by_family.items():
+        kept = [r for r in pool.references if not r.id.startswith(f"formless-{family}-")]
+        features = encoder.features([r.png for r in kept])
+        ranks = np.array([TIER_RANK[r.tier] for r in kept])
+        model = EmbeddedScorer(encoder, features, [r.subject for r in kept], ranks, pool.subject)
+        part = model.model_for(subject).subject
+        okay = statistics.median(
+            model.judge_features(f, subject).score
+            for f, r in zip(features, kept, strict=True)
+            if r.subject == part and r.tier is Tier.OKAY
+        )
+        best = max(model.judge_features(f, subject).score for f in encoder.features(pngs))
+        out.append((family, best, len(pool.references) - len(kept), okay))
+    return out
 
 
 def main() -> None:
@@ -134,9 +167,12 @@ def main() -> None:
             f"embedded {okay['embedded']:.3f}) / scored, and the best"
         )
         print(f"{'group':28} {'witness':>18} {'embedded':>18}")
+        rendered: dict[str, dict[str, bytes]] = {}
         with Renderer(workers=2) as renderer:
             for group, sketches in probes(args.per_family, subject).items():
-                pngs = [r.png for r in (renderer.render(s, seed=0) for s in sketches.values()) if r.png]
+                results = {n: renderer.render(s, seed=0) for n, s in sketches.items()}
+                rendered[group] = {n: r.png for n, r in results.items() if r.png}
+                pngs = list(rendered[group].values())
                 cells = []
                 for name, fn in score.items():
                     values = []
@@ -147,6 +183,11 @@ def main() -> None:
                     above = sum(v > okay[name] for v in values)
                     cells.append(f"{above}/{len(values)} best {max(values):.2f}")
                 print(f"{group:28} {cells[0]:>18} {cells[1]:>18}")
+        print(f"\n2b. each family held out of the fit, asked for {subject!r}: its best against the okay median")
+        print(f"{'family':12} {'pool paintings left out':>24} {'best':>6} {'okay median':>12}  verdict")
+        for family, best, left_out, okay_here in held_out_families(pool, encoder, rendered, subject):
+            verdict = "below" if best < okay_here else "AT OR ABOVE"
+            print(f"{family:12} {left_out:24d} {best:6.3f} {okay_here:12.3f}  {verdict}")
     print(f"\n3. fit on the whole pool: witness {witness_fit_s:.1f} s, embedded {fit_s:.1f} s (features included)")
     for name, ms in timings.items():
         if ms:

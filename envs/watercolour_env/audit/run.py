@@ -52,7 +52,7 @@ from watercolour_env.pool.subjects import SubjectCoverage, subject_words
 PADDING_CHARS = 12_000
 SWAP_SUBJECTS = ("a blue whale", "a red bicycle", "a lighthouse at dusk")
 COPIED_PAINTINGS = 2
-"""Pool paintings the copies are made of: the first of its love tier, each edited 8 ways."""
+"""Pool paintings the copies are made of: the first of its love tier, each edited 9 ways."""
 PADDED_CONTROLS = 4
 """Honest controls sent again with comment padding."""
 COPY_SEEDS = (0, 3, 7)
