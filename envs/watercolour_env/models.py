@@ -22,8 +22,8 @@ class WatercolourAction(Action):
     sketch_tokens: int | None = Field(
         default=None,
         ge=0,
-        description="Tokens of the extracted sketch's code (`sketch.code_text`: no comments) under the policy's "
-        "tokenizer, if known.",
+        description="Tokens of the extracted sketch's code (`sketch.code_text`: no comments, no dead code) under the "
+        "policy's tokenizer, if known.",
     )
     final: bool = Field(
         default=False,

@@ -20,8 +20,8 @@ def audit_command(
     workers: int = typer.Option(2, min=1, max=64, help="Episodes sent at once."),
     only: str = typer.Option(
         None,
-        help="Send only these, comma-separated: formless, copies, another subject, "
-        "subject swap, comment padding, honest (control).",
+        help="Send only these, comma-separated: formless, radial, copies, another subject, "
+        "subject swap, comment padding, dead-code padding, honest (control).",
     ),
     json_out: Path = typer.Option(None, "--json", callback=_output_path, help="Write the report here as JSON."),
     subject: str = typer.Option(
