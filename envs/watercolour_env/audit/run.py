@@ -11,7 +11,8 @@ The probes, sent as a policy would send them, through real episodes (issue 33):
   methods (`families.py`, seed 0); a family fails when its best reward reaches the okay median
   (a tie fails too: a reward that pays every painting the same ties with its okay median).
 - sun, starfish, pinwheel, snowflake, mandala, target, wheel: radial things that are no flower,
-  painted for the audit (`sketches/radial/`), a row each; fail like a family.
+  painted for the audit (`sketches/radial/`), a row each, but the subject's own (a pool of
+  starfish is not probed with starfish); fail like a family.
 - copies: the first two love paintings of the deployment's pool, edited 9 ways (`copies.py`),
   each edit sent at two of the seeds `COPY_SEEDS` (the picture differs from seed to seed); fails
   like a family.
@@ -213,7 +214,8 @@ def audit(
     if "formless" in only:
         plan += [(name.split("-")[0], subject, s) for name, s in family_sketches(per_family).items()]
     if "radial" in only:
-        plan += [(name.split("-")[0], subject, s) for name, s in radial_sketches().items()]
+        radial = {n: s for n, s in radial_sketches().items() if n.split("-")[0] not in words}  # a starfish pool's own
+        plan += [(name.split("-")[0], subject, s) for name, s in radial.items()]
     if "copies" in only:
         plan += [("copies", subject, s, seed) for s, seed in copies]
     if "another subject" in only:
