@@ -147,9 +147,9 @@ def placed(png: bytes) -> np.ndarray:
 
 
 def _unit(vector: np.ndarray) -> np.ndarray:
-    centred = vector - vector.mean(axis=-1, keepdims=True)
-    norm = np.linalg.norm(centred, axis=-1, keepdims=True)
-    return np.divide(centred, norm, out=np.zeros_like(centred), where=norm > 0)
+    zero_mean = vector - vector.mean(axis=-1, keepdims=True)
+    norm = np.linalg.norm(zero_mean, axis=-1, keepdims=True)
+    return np.divide(zero_mean, norm, out=np.zeros_like(zero_mean), where=norm > 0)
 
 
 def orientations(map_: np.ndarray) -> np.ndarray:
