@@ -130,7 +130,8 @@ def test_the_runtime_plan_steps_the_starter_pools_oracle():
     assert plan["actions"] == [{"reply": "```js\n" + sketch + "\n```"}]
     oracle = Pool.load(str(STARTER_POOL)).oracle  # what `watercolour oracle` sends to the default Space
     assert (oracle.id, oracle.sketch, oracle.seed) == ("songbird-33", sketch, plan["reset"]["seed"])
-    assert plan["reset"]["options"] == {"subject": oracle.subject}  # sent for the subject it was rated for
+    # sent for the subject it was rated for, in an episode whose copy guard lets the oracle through
+    assert plan["reset"]["options"] == {"subject": oracle.subject, "oracle": True}
     assert len((REPO / "spaces/env/validation/runtime.json").read_bytes()) < 64 * 1024
 
 

@@ -155,7 +155,7 @@ class WatercolourEnv(EnvClient[WatercolourAction, WatercolourObservation, Waterc
     """Client of a watercolour environment server over its websocket.
 
     Per-episode options go to `reset`: `ResetOptions` lists them (seed, episode_id, subject,
-    return_image, weights, references, revisions, revision_reward) and checks them before they
+    return_image, weights, references, revisions, revision_reward, oracle) and checks them before they
     are sent. With `revisions` = K, step until `done`: each painting but the last comes back with
     a `critique` and reward None, the last with the episode's reward.
 

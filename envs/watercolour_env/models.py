@@ -78,3 +78,4 @@ class WatercolourState(State):
     status: EpisodeStatus = EpisodeStatus.READY
     revisions: int = 0  # paintings after the first that the episode waits for
     revision_reward: Literal["last", "best"] = "last"
+    oracle: bool = False  # the episode sends the pool's oracle, which the copy guard then lets through

@@ -44,6 +44,11 @@ class ResetOptions(BaseModel):
     revision_reward: Literal["last", "best"] = Field(
         "last", description="With revisions: the episode's reward is the last painting's, or the best one's."
     )
+    oracle: bool = Field(
+        False,
+        description="The episode sends the pool's oracle: the copy guard, which holds it like the pool, lets "
+        "that one painting through (`watercolour oracle`, a Space's validation).",
+    )
 
     @field_validator("subject")
     @classmethod
@@ -92,6 +97,7 @@ class ResetOptions(BaseModel):
             "references": f"references must be an integer in [1, {MAX_REFERENCES}] or null, not {given}",
             "revisions": f"revisions must be an integer in [0, {MAX_REVISIONS}], not {given}",
             "revision_reward": f'revision_reward must be "last" or "best", not {given}',
+            "oracle": f"oracle must be true or false, not {given}",
         }[name]
 
 

@@ -58,6 +58,7 @@ def test_the_reset_options_take_the_deployments_choice_when_none():
         "references": None,
         "revisions": 0,
         "revision_reward": "last",
+        "oracle": False,
     }
     given = ResetOptions.check(seed=4294967295, subject="a peach hibiscus", weights="hps-led", references=32)
     assert (given.seed, given.subject, given.weights, given.references) == (

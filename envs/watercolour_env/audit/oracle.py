@@ -64,7 +64,9 @@ def declared_oracle(report: dict[str, Any]) -> dict[str, Any]:
 def run_oracle(env_url: str, token: str | None = None) -> OracleResult:
     """Sends the deployment's oracle as one episode, for the subject it was rated for.
 
-    A server from before the oracle's subject was reported (issue 54) is asked for its default.
+    The episode is reset with `oracle=True`: the copy guard holds the oracle like the pool's
+    paintings, and lets it through only there. A server from before the oracle's subject was
+    reported (issue 54) is asked for its default.
 
     Args:
         env_url: the server, e.g. "http://127.0.0.1:8000" or a Space's URL.
@@ -86,7 +88,7 @@ def run_oracle(env_url: str, token: str | None = None) -> OracleResult:
     oracle = declared_oracle(report)
     with talking_to(env_url), WatercolourEnv(base_url=env_url, token=token or "").sync() as env:
         subject = oracle.get("subject") or report["subject"]
-        env.reset(seed=oracle["seed"], subject=subject)
+        env.reset(seed=oracle["seed"], subject=subject, oracle=True)
         observation = env.step(WatercolourAction(reply=f"```js\n{oracle['sketch']}\n```")).observation
     reward = None if observation.status is EpisodeStatus.INFRA_ERROR else observation.reward
     passed = observation.status is EpisodeStatus.SCORED and reward is not None and reward >= ORACLE_FLOOR

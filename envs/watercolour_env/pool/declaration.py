@@ -7,9 +7,10 @@ subject-specific line (the starter's "Paint each petal two or three times ...") 
 `hint`; a pool that declares none gets `prompt.GENERIC_HINT`, which names no part of any subject.
 
 The `oracle` is the id of one `love` painting kept out of the references: nothing scores against
-it and the copy guard does not know it, so it is a painting of the subject that the pool's taste
-has not seen. A deployed Space's validation sends it (`watercolour oracle`, `validation/oracle.sh`)
-and expects it near the top of the reward; `watercolour pool oracle` chooses it
+it, so it is a painting of the subject that the pool's taste has not seen. The server's copy guard
+holds it like the references, except in an episode reset with `oracle=True`. A deployed Space's
+validation sends it so (`watercolour oracle`, `validation/oracle.sh`) and expects it near the top
+of the reward; `watercolour pool oracle` chooses it
 (docs/decisions/0006-the-pools-own-oracle.md).
 
     # pool.toml, beside pool.jsonl

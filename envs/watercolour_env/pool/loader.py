@@ -116,7 +116,7 @@ class Pool:
             (`subjects.txt` of a folder; see `subjects.py`).
         declaration: the pool's `pool.toml` (its subject, prompt hint and oracle; see
             `declaration.py`). Its oracle, a `love` painting, is taken out of `references` and
-            kept as `oracle`: no term scores against it and the copy guard does not know it.
+            kept as `oracle`: no term scores against it (the server's copy guard holds it too).
             `rated` keeps every painting, the oracle included, in pool order (what `pool push`
             uploads and `pool pull` writes).
 

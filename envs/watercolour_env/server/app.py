@@ -82,6 +82,7 @@ def build_app(settings: ServerSettings | None = None, renderer: Renderer | None 
         episode_deadline_s=settings.episode_deadline_s,
         copy_guard=guard,
         coverage=coverage,
+        oracle_id=pool.oracle.id if pool.oracle is not None else None,
     )
     if not settings.copy_guard:
         log.warning("WATERCOLOUR_COPY_GUARD=false: a reply that copies a painting of the pool earns its score")
@@ -150,11 +151,10 @@ def guard_encoder(rubric: Rubric) -> ImageEncoder | None:
 
 
 def guarded_pool(pool: Pool, rubric: Rubric) -> Pool:
-    """The paintings the copy guard holds: the pool's, and the gold pool's when one is set."""
+    """The paintings the copy guard holds: the pool's, its oracle (issue 54), and the gold pool's when one is set."""
     gold = getattr(rubric.terms.get("gold"), "pool", None)
-    if gold is None:
-        return pool
-    return Pool(pool.references + gold.references, pool.source, pool.declared_subjects)
+    held = pool.references + ([pool.oracle] if pool.oracle is not None else []) + (gold.references if gold else [])
+    return Pool(held, pool.source, pool.declared_subjects)
 
 
 def main(host: str | None = None, port: int | None = None) -> None:

@@ -221,8 +221,14 @@ def sandbox_detail(render: RenderResult) -> str:
     return "blocked in the sandbox: " + ", ".join(f"{name} ({what})" for name, what in render.violations[:8])
 
 
-def check_copy(result: GateResult, guard: CopyGuard | None) -> GateResult:
+def check_copy(result: GateResult, guard: CopyGuard | None, allowed: str | None = None) -> GateResult:
     """The copy guard on a reply that passed every other check.
+
+    Args:
+        result: the gate's result so far.
+        guard: the pool's copy guard; None when it is off.
+        allowed: the id of the one painting this episode may copy (the pool's oracle, in an
+            episode reset with `oracle=True`); a copy of any other is still `copied_reference`.
 
     Returns:
         `copied_reference` when the reply reproduces a painting of the pool (server/copies.py),
@@ -231,7 +237,7 @@ def check_copy(result: GateResult, guard: CopyGuard | None) -> GateResult:
     if guard is None or not result.passed or result.sketch is None:
         return result
     match = guard.match(result.sketch, result.render.png if result.render else None)
-    if match is None:
+    if match is None or match.reference == allowed:
         return result
     return GateResult(False, [Violation.COPIED_REFERENCE], result.sketch, result.inventory, result.render, copied=match)
 

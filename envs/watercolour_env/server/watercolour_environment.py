@@ -94,7 +94,8 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         whether real p5.brush methods outside the allowlist are violations (`strict`), and the
         step's whole budget in seconds (`episode_deadline_s`: queue wait, render and scorers; a
         step that runs out comes back "infra_error", reward None, naming the slow stage), and the
-        pool's copy guard (`copied_reference`; None turns it off) and the subjects its pool covers
+        pool's copy guard (`copied_reference`; None turns it off), the id of the pool's oracle (the
+        guard holds it like the pool; an episode reset with `oracle=True` may send it) and the subjects its pool covers
         (a reset for another subject with the embedded scorer weighed is refused; None: any), and
         the system prompt every observation carries (`prompt.system_prompt` with the pool's hint).
     Version: the package's, as `/metadata` reports it; what changed when is in docs/LOG.md.
@@ -120,6 +121,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         copy_guard: CopyGuard | None = None,
         coverage: SubjectCoverage | None = None,
         system_prompt: str = SYSTEM_PROMPT,
+        oracle_id: str | None = None,
         max_revisions: int = DEFAULT_MAX_REVISIONS,
     ) -> None:
         super().__init__()
@@ -127,6 +129,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         self._turns: list[tuple[float, list[RewardComponent], bool]] = []  # each scored painting: reward, parts, passed
         self._system_prompt = system_prompt
         self._copy_guard = copy_guard
+        self._oracle_id = oracle_id
         self._coverage = coverage
         self._episode_deadline_s = episode_deadline_s
         self._max_reply_bytes = max_reply_bytes
@@ -153,6 +156,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         references: int | None = None,
         revisions: int = 0,
         revision_reward: str = "last",
+        oracle: bool = False,
         **kwargs: Any,
     ) -> WatercolourObservation:
         """Starts an episode.
@@ -172,6 +176,9 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             revisions: paintings after the first, in [0, `max_revisions`]; each earlier painting
                 is answered with a critique instead of a reward.
             revision_reward: "last" (the last painting's reward) or "best" (the best painting's).
+            oracle: the episode sends the pool's oracle: the copy guard, which holds it like the
+                pool's paintings, lets that one painting through (`watercolour oracle`, a Space's
+                validation). A policy never sets reset's options; its trainer does.
             **kwargs: none is accepted; an unknown option is an error, not ignored.
 
         Raises:
@@ -179,7 +186,8 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
                 printable characters, references outside [1, 32], or a return_image that is not a bool (the previous
                 episode is left as it was).
             ConfigError: invalid weights, or a weight for a scorer this deployment lacks.
-            InvalidOption: a subject the pool does not cover, with the embedded scorer weighed.
+            InvalidOption: a subject the pool does not cover, with the embedded scorer weighed, or
+                `oracle` when the pool declares none.
         """
         self._check_open()
         ResetOptions.check(
@@ -191,8 +199,11 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             references=references,
             revisions=revisions,
             revision_reward=revision_reward,
+            oracle=oracle,
             **kwargs,
         )
+        if oracle and self._oracle_id is None:
+            raise InvalidOption("oracle=true: this deployment's pool declares no oracle (pool.toml)")
         if revisions > self._max_revisions:
             raise InvalidOption(
                 f"revisions={revisions}: this server allows at most {self._max_revisions} (WATERCOLOUR_MAX_REVISIONS)"
@@ -210,6 +221,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             references=references,
             revisions=revisions,
             revision_reward=revision_reward,
+            oracle=oracle,
         )
         self._turns = []
         self._copied = False  # whether a painting of this episode copied one of the pool
@@ -248,7 +260,8 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             render = self._renderer.render(
                 gate.sketch or "", seed=self._state.seed, deadline_s=timeout_s, deadline_at=deadline_at
             )
-            gate = check_copy(check_render(gate, render, self._paint_floor), self._copy_guard)
+            allowed = self._oracle_id if self._state.oracle else None
+            gate = check_copy(check_render(gate, render, self._paint_floor), self._copy_guard, allowed)
         scored = last or self._state.revision_reward == "best"
         score = self._score(gate, action, deadline_at) if scored else None
         unscored = gate.infra_failure or (score is not None and score.reward is None)

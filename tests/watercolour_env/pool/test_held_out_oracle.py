@@ -30,11 +30,56 @@ def test_the_starter_holds_songbird_33_out_of_its_references_and_keeps_its_taste
     assert pool.counts() == {tier.value: n for tier, n in by_hand.items()} == {"love": 39, "okay": 53, "nope": 73}
 
 
-def test_the_copy_guard_does_not_know_the_oracle():
+def passed(reference):
+    """A gate result that passed every check but the copy guard, with the painting's stored picture."""
+    from watercolour_env.server.gate import GateResult
+    from watercolour_env.server.sandbox import RenderResult, RenderStatus
+    from watercolour_env.sketch import inspect_sketch
+
+    render = RenderResult(RenderStatus.OK, reference.png, 0.5, finished=True)
+    return GateResult(True, [], reference.sketch, inspect_sketch(reference.sketch), render)
+
+
+def test_the_servers_copy_guard_holds_the_oracle_and_lets_only_it_through_when_asked():
+    from types import SimpleNamespace
+
+    from watercolour_env.server.app import guarded_pool
+    from watercolour_env.server.gate import check_copy
+
     pool = Pool.load(str(STARTER_POOL))
-    assert CopyGuard(pool).match(pool.oracle.sketch, pool.oracle.png) is None
-    held_in = Pool(pool.rated, pool.source)  # the same painting as a reference is a copy of itself
-    assert CopyGuard(held_in).match(pool.oracle.sketch, pool.oracle.png).reference == "songbird-33"
+    assert CopyGuard(pool).match(pool.oracle.sketch, pool.oracle.png) is None  # not a reference
+    guard = CopyGuard(guarded_pool(pool, SimpleNamespace(terms={})))  # no gold pool
+    assert [v.value for v in check_copy(passed(pool.oracle), guard).violations] == ["copied_reference"]
+    assert check_copy(passed(pool.oracle), guard, allowed="songbird-33").passed
+    other = next(r for r in pool.references if r.id == "songbird-06")
+    gated = check_copy(passed(other), guard, allowed="songbird-33")  # the episode may copy the oracle only
+    assert not gated.passed and gated.copied.reference == "songbird-06"
+
+
+@pytest.mark.server
+@pytest.mark.browser
+def test_an_episode_pays_the_oracle_only_when_reset_for_it():
+    from tests.conftest import serving
+    from watercolour_env import EpisodeStatus, WatercolourAction, WatercolourEnv
+    from watercolour_env.errors import InvalidOption
+    from watercolour_env.server.app import build_app
+    from watercolour_env.server.settings import load_settings
+
+    pool = Pool.load(str(STARTER_POOL))
+    reply = WatercolourAction(reply=f"```js\n{pool.oracle.sketch}\n```")
+    app = build_app(load_settings(render_workers=1, render_deadline_s=60))
+    try:
+        with serving(app) as url, WatercolourEnv(base_url=url, token="").sync() as env:
+            env.reset(seed=0, subject="a songbird on a branch")
+            copied = env.step(reply).observation
+            env.reset(seed=0, subject="a songbird on a branch", oracle=True)
+            paid = env.step(reply).observation
+            with pytest.raises(InvalidOption, match="oracle must be true or false"):
+                env.reset(seed=0, oracle="yes")
+    finally:
+        app.state.renderer.close()
+    assert (copied.status, copied.reward, copied.violations) == (EpisodeStatus.REJECTED, 0.0, ["copied_reference"])
+    assert paid.status is EpisodeStatus.SCORED and paid.reward >= 0.9, paid.detail  # 0.921 (docs/LOG.md)
 
 
 @pytest.mark.parametrize(

@@ -82,4 +82,5 @@ def test_the_copy_guard_holds_the_gold_pools_paintings_too():
     painting = next(r for r in held_out.references if r.id.startswith("bloom-"))
     # served the proxy half alone, a gold painting sent back would be paid by the gold scorer as its own
     assert guard.match(painting.sketch, painting.png).reference == painting.id
-    assert guarded_pool(served, Rubric(RubricWeights(), terms)) is served  # no gold: the pool alone
+    alone = guarded_pool(served, Rubric(RubricWeights(), terms))  # no gold (and no oracle): the pool alone
+    assert [r.id for r in alone.references] == [r.id for r in served.references]
