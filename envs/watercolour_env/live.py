@@ -6,7 +6,8 @@ painting (issue 54). The length term counts `sketch.code_text`, which now drops 
 finds dead, read from the syntax tree alone (pure, no render):
 
 - a top-level declaration (function, class, `let`/`const`/`var`) that no code reachable from
-  p5's entry points (`P5_ENTRY_POINTS`) or from a top-level statement names, transitively;
+  p5's entry points (`P5_ENTRY_POINTS`) or from a top-level statement names, transitively (a
+  name read only inside the dead code below does not count);
 - a statement after a `return`, `throw`, `break` or `continue` of its block;
 - the branch of an `if`, and the body of a `while` or `for`, that a literal condition never takes
   (`if (false)`, `if (0)`, `while (null)`, `if (!true)`, ...).
@@ -18,6 +19,8 @@ function is only ever called by a name this walk reads.
 """
 
 from __future__ import annotations
+
+import bisect
 
 from tree_sitter import Node
 
@@ -62,7 +65,13 @@ def dead_ranges(root: Node) -> list[tuple[int, int]]:
     Args:
         root: the tree-sitter root of the sketch (`syntax.parser().parse(data).root_node`).
     """
-    ranges = _unreached_declarations(root)
+    local = _merged(_unrun_blocks(root))
+    return _merged(_unreached_declarations(root, local) + local)
+
+
+def _unrun_blocks(root: Node) -> list[tuple[int, int]]:
+    """Statements after a jump, and branches and loop bodies a literal condition never runs."""
+    ranges: list[tuple[int, int]] = []
     stack = [root]
     while stack:
         node = stack.pop()
@@ -81,7 +90,7 @@ def dead_ranges(root: Node) -> list[tuple[int, int]]:
             if body is not None:
                 ranges.append((body.start_byte, body.end_byte))
         stack.extend(node.children)
-    return _merged(ranges)
+    return ranges
 
 
 def live_text(data: bytes, skip: list[tuple[int, int]]) -> bytes:
@@ -100,8 +109,11 @@ def parse(data: bytes) -> Node:
     return parser().parse(data).root_node
 
 
-def _unreached_declarations(root: Node) -> list[tuple[int, int]]:
-    """Top-level declarations that nothing reachable from the entry points or top-level code names."""
+def _unreached_declarations(root: Node, unrun: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Top-level declarations that nothing reachable from the entry points or top-level code names.
+
+    Names read inside `unrun` (merged byte ranges of code that never runs) reach nothing.
+    """
     declares: dict[str, list[int]] = {}
     statements = [child for child in root.named_children if child.type != "comment"]
     names_of: list[set[str]] = []
@@ -114,7 +126,7 @@ def _unreached_declarations(root: Node) -> list[tuple[int, int]]:
     reached = set(live)
     while live:
         i = live.pop()
-        for name in _named(statements[i]) - names_of[i]:
+        for name in _named(statements[i], unrun) - names_of[i]:
             for j in declares.get(name, []):
                 if j not in reached:
                     reached.add(j)
@@ -139,11 +151,15 @@ def _declared_names(statement: Node) -> set[str]:
     return set()
 
 
-def _named(node: Node) -> set[str]:
-    """Every identifier a subtree names (reads, calls, or declares)."""
+def _named(node: Node, unrun: list[tuple[int, int]]) -> set[str]:
+    """Every identifier a subtree names (reads, calls, or declares) outside the ranges `unrun`."""
+    starts = [start for start, _ in unrun]
     names, stack = set(), [node]
     while stack:
         here = stack.pop()
+        k = bisect.bisect_right(starts, here.start_byte) - 1
+        if k >= 0 and here.end_byte <= unrun[k][1]:
+            continue  # inside code that never runs
         if here.type in _NAMES and here.text:
             names.add(here.text.decode("utf-8", "replace"))
         stack.extend(here.children)

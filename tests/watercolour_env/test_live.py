@@ -40,6 +40,15 @@ def test_each_kind_of_dead_code_is_cut_and_live_code_kept():
     assert "helper" in text and "const used = 3;" in text and "brush.circle(2, 2, 2)" in text
 
 
+def test_a_function_named_only_in_dead_code_is_dead_too():
+    source = (
+        "function pad() { return 1; }\n"
+        "function more() { return 2; }\n"
+        "function draw() {\n  if (false) { more(); }\n  brush.circle(1, 2, 3);\n  return;\n  pad();\n}\n"
+    )
+    assert cut(source) == ["function pad() { return 1; }", "function more() { return 2; }", "{ more(); }", "pad();"]
+
+
 def test_a_chain_of_calls_from_draw_is_live_and_a_declared_entry_point_too():
     source = "function a() { b(); }\nfunction b() { brush.circle(1, 2, 3); }\nfunction draw() { a(); }\n"
     source += "function mousePressed() { brush.rect(0, 0, 1, 1); }\n"
