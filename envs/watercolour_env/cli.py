@@ -213,6 +213,7 @@ app.command("audit")(audit_command)
 @app.command()
 def oracle(
     env_url: str = typer.Argument("http://127.0.0.1:8000", help="Environment server URL (a Space's, or local)."),
+    env_url_option: str | None = typer.Option(None, "--env-url", help="The same URL, as episode and audit take it."),
 ) -> None:
     """Send the deployment's oracle (the love painting its pool.toml holds out) and check its reward.
 
@@ -222,7 +223,7 @@ def oracle(
     """
     from watercolour_env.audit.oracle import ORACLE_FLOOR, run_oracle
 
-    result = run_oracle(env_url)
+    result = run_oracle(env_url_option or env_url)
     typer.echo(json.dumps(result.observation, indent=2))
     if result.reward is None:
         typer.echo(f"error: the oracle {result.id} went unscored ({result.observation['detail']}); try again", err=True)

@@ -264,3 +264,14 @@ def test_the_contact_sheets_and_the_card_count_the_oracle_apart(tmp_path):
     assert (folder / "sheets" / "oracle.png").is_file()
     card = dataset_card(Pool.load(str(folder)), None)
     assert "(2 love, 1 okay, 1 nope, and hibiscus-12, a love painting held out as the deployment's oracle" in card
+
+
+@pytest.mark.cli
+def test_the_oracle_command_takes_its_url_as_episode_and_audit_do():
+    import subprocess
+
+    from tests.conftest import WATERCOLOUR
+
+    for url in (["http://127.0.0.1:9"], ["--env-url", "http://127.0.0.1:9"]):  # nothing listens on port 9
+        done = subprocess.run([WATERCOLOUR, "oracle", *url], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2 and "cannot reach http://127.0.0.1:9" in done.stderr, done.stderr

@@ -19,7 +19,7 @@ import numpy as np
 from PIL import Image
 
 from watercolour_env.errors import ConfigError
-from watercolour_env.server.reward.vision.export import DEFAULT_OUT, ENCODER_MODULE, FEATURES, INPUT_SIZE
+from watercolour_env.server.reward.vision import DEFAULT_OUT, ENCODER_MODULE, FEATURES, INPUT_SIZE
 
 EXPORT_COMMAND = f"python {ENCODER_MODULE}"
 BATCH = 8

@@ -26,8 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-INPUT_SIZE = 224
-FEATURES = 1280
+from watercolour_env.server.reward.vision import DEFAULT_OUT, ENCODER_MODULE, FEATURES, INPUT_SIZE
+
 BN_EPSILON = 1e-3
 OPSET = 17
 STAGES = (  # repeats, kernel, stride of the first repeat, expansion, input channels, output channels
@@ -40,9 +40,6 @@ STAGES = (  # repeats, kernel, stride of the first repeat, expansion, input chan
     (1, 3, 1, 6, 192, 320),
 )
 """EfficientNet-Lite0's blocks (`efficientnet_lite` in efficientnet-lite-pytorch's utils.py)."""
-ENCODER_MODULE = "-m watercolour_env.server.reward.vision.export"
-DEFAULT_OUT = Path(__file__).resolve().parent / "efficientnet-lite0.onnx"
-"""Where `make install` and the image build write the encoder, and where the server looks first."""
 
 
 def weights_path() -> Path:
