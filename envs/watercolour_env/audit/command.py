@@ -30,10 +30,12 @@ def audit_command(
 ) -> None:
     """Send a deployment the probes a reward must not pay and print one table against its pool.
 
-    Formless families, copies of the deployment's own pool, paintings of other subjects, a
-    subject swap, comment padding and honest controls, each family's best reward against the
-    pool's tier medians under the same reward. Exits 1 when a probe family beats the okay
-    median, 2 when the server cannot be asked (the token: WATERCOLOUR_API_TOKEN).
+    Formless families, radial things that are no flower, copies of the
+    deployment's own pool, paintings of other subjects, a subject swap,
+    comment and dead-code padding, and honest controls: each family's best
+    reward against the pool's tier medians under the same reward. Exits 1
+    when a probe family reaches the okay median, 2 when the server cannot
+    be asked (the token: WATERCOLOUR_API_TOKEN).
     """
     from watercolour_env.audit.run import GROUPS, table, to_json
     from watercolour_env.audit.run import audit as run_audit
