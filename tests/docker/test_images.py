@@ -40,9 +40,9 @@ def contract(space: Path) -> dict:
     return yaml.safe_load((space / "openenv.yaml").read_text())["validation"]
 
 
-def step(url: str, reply: str, seed: int = 7, subject: str = "a peach hibiscus", image: bool = False):
+def step(url: str, reply: str, seed: int = 7, subject: str = "a peach hibiscus", image: bool = False, **options):
     with WatercolourEnv(base_url=url, message_timeout_s=120).sync() as env:
-        env.reset(seed=seed, subject=subject, return_image=image)
+        env.reset(seed=seed, subject=subject, return_image=image, **options)
         return env.step(WatercolourAction(reply=reply))
 
 
