@@ -197,7 +197,7 @@ class CopyGuard:
         self._placed = _unit(np.stack([placed(r.png).ravel() for r in pool.references]))
         self._features = None if encoder is None else unit_rows(encoder.features([r.png for r in pool.references]))
 
-    def match(self, sketch: str, png: bytes | None) -> CopyMatch | None:
+    def match(self, sketch: str, png: bytes | None, ignore: str | None = None) -> CopyMatch | None:
         """The pool painting this reply copies, or None.
 
         A copy seen at the source names, of the references over the threshold, the one with the
@@ -207,9 +207,13 @@ class CopyGuard:
         Args:
             sketch: the extracted sketch.
             png: its render, or None when there is none (the source alone is compared).
+            ignore: the id of a painting this reply may copy (the oracle, in an episode reset for
+                it): left out, so a reply that copies it and another painting is named for the other.
         """
-        shares = self._shares(sketch)
+        shares = {ref: share for ref, share in self._shares(sketch).items() if ref != ignore}
         pictures = self._pictures_like(png) if png is not None else None
+        if pictures is not None and ignore in self._ids:
+            pictures[self._ids.index(ignore)] = -1.0
         over = [(share, ref) for ref, share in shares.items() if share >= self.source_threshold]
         if over:
             closeness = (lambda ref: pictures[self._ids.index(ref)]) if pictures is not None else (lambda ref: 0.0)
@@ -219,6 +223,8 @@ class CopyGuard:
             best = int(pictures.argmax())
             return CopyMatch(self._ids[best], "picture", float(pictures[best]))
         joint = self._joint_like(png) if png is not None else None
+        if joint is not None and ignore in self._ids:
+            joint[self._ids.index(ignore)] = -1.0
         if joint is not None and joint.max() >= JOINT_THRESHOLD:
             best = int(joint.argmax())
             return CopyMatch(self._ids[best], "picture", float(joint[best]))

@@ -236,8 +236,8 @@ def check_copy(result: GateResult, guard: CopyGuard | None, allowed: str | None 
     """
     if guard is None or not result.passed or result.sketch is None:
         return result
-    match = guard.match(result.sketch, result.render.png if result.render else None)
-    if match is None or match.reference == allowed:
+    match = guard.match(result.sketch, result.render.png if result.render else None, ignore=allowed)
+    if match is None:
         return result
     return GateResult(False, [Violation.COPIED_REFERENCE], result.sketch, result.inventory, result.render, copied=match)
 

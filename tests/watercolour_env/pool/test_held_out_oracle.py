@@ -54,6 +54,9 @@ def test_the_servers_copy_guard_holds_the_oracle_and_lets_only_it_through_when_a
     other = next(r for r in pool.references if r.id == "songbird-06")
     gated = check_copy(passed(other), guard, allowed="songbird-33")  # the episode may copy the oracle only
     assert not gated.passed and gated.copied.reference == "songbird-06"
+    # the oracle's code and another painting's in one reply: named for the other, not let through
+    both = guard.match(pool.oracle.sketch + "\n" + other.sketch, pool.oracle.png, ignore="songbird-33")
+    assert both is not None and both.reference != "songbird-33"  # a template songbird, share 1.00
 
 
 @pytest.mark.server
