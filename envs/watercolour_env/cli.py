@@ -140,13 +140,22 @@ def render(
 def serve(
     host: str = typer.Option(None, help="Interface to bind; WATERCOLOUR_HOST or 127.0.0.1."),
     port: int = typer.Option(None, min=1, max=65535, help="Port; WATERCOLOUR_PORT or 8000."),
+    warm_only: bool = typer.Option(
+        False,
+        "--warm-only",
+        help="Fit the scorers and ready the copy guard on the pool, keeping what they compute from its paintings in "
+        "WATERCOLOUR_CACHE_DIR, then exit without serving (the image build runs it).",
+    ),
 ) -> None:
     """Start the environment server (OpenEnv websocket at /ws)."""
     from watercolour_env.errors import require_extra
 
     require_extra("server")
-    from watercolour_env.server.app import main
+    from watercolour_env.server.app import main, warm
 
+    if warm_only:
+        typer.echo(warm())
+        return
     main(host=host, port=port)
 
 

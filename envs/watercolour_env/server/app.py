@@ -6,6 +6,7 @@ import atexit
 import functools
 import json
 import logging
+from dataclasses import dataclass
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -16,8 +17,9 @@ from openenv.core.env_server.types import ConcurrencyConfig
 from watercolour_env.errors import ConfigError, WatercolourError
 from watercolour_env.models import WatercolourAction, WatercolourObservation, WatercolourState
 from watercolour_env.pool import Pool
+from watercolour_env.pool.subjects import SubjectCoverage
 from watercolour_env.prompt import system_prompt
-from watercolour_env.server import health, pool_route
+from watercolour_env.server import derived, health, pool_route
 from watercolour_env.server.auth import OPEN_PATHS, TokenMiddleware
 from watercolour_env.server.copies import CopyGuard
 from watercolour_env.server.frames import FrameGuard
@@ -45,29 +47,13 @@ def build_app(settings: ServerSettings | None = None, renderer: Renderer | None 
             refuses what the settings point it at.
     """
     settings = settings or load_settings()
-    pool = Pool.load(settings.pool)  # validated now: a broken pool refuses to start
-    log.info("reference pool %s: %s", pool.source, pool.counts())
-    weights = settings.weights()
-    coverage = pool.coverage()
-    subject = settings.default_subject or pool.subject
-    if weights["embedded"] > 0 and not coverage.covers(subject):
-        if settings.default_subject:
-            raise ConfigError(f"WATERCOLOUR_DEFAULT_SUBJECT={subject!r}: " + uncovered_subject(subject, coverage))
-        raise ConfigError(
-            f"the pool {pool.source} declares the subject {subject!r} (pool.toml), but its paintings are of "
-            f"{coverage.describe()}: correct the subject in its pool.toml, or set WATERCOLOUR_DEFAULT_SUBJECT to one "
-            "of those"
-        )
-    log.info("the pool covers %s; an episode asks for %r unless reset names one", coverage.describe(), subject)
-    rubric = Rubric(weights, build_terms(settings.term_options(), dict(weights), pool), settings.fail_reward)
-    atexit.register(rubric.close)
-    log.info("reward weights%s: %s", f" (preset {settings.preset})" if settings.preset else "", weights)
+    scoring = build_scoring(settings)
+    pool, rubric, subject = scoring.pool, scoring.rubric, scoring.subject
     if renderer is None:
         renderer = Renderer.from_settings(settings)
         renderer.start()
         atexit.register(renderer.close)
     sessions = SessionCount()
-    guard = CopyGuard(guarded_pool(pool, rubric), encoder=guard_encoder(rubric)) if settings.copy_guard else None
     factory = functools.partial(
         WatercolourEnvironment,
         sessions=sessions,
@@ -80,8 +66,8 @@ def build_app(settings: ServerSettings | None = None, renderer: Renderer | None 
         max_reply_bytes=settings.max_reply_bytes,
         max_revisions=settings.max_revisions,
         episode_deadline_s=settings.episode_deadline_s,
-        copy_guard=guard,
-        coverage=coverage,
+        copy_guard=scoring.guard,
+        coverage=scoring.coverage,
         oracle_id=pool.oracle.id if pool.oracle is not None else None,
     )
     if not settings.copy_guard:
@@ -113,6 +99,56 @@ def build_app(settings: ServerSettings | None = None, renderer: Renderer | None 
     app.state.pool = pool
     app.state.rubric = rubric
     return app
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """What a server scores with, built from its settings before it serves (`build_scoring`).
+
+    Attributes:
+        pool: the validated reference pool.
+        subject: what an episode asks for when reset names nothing.
+        coverage: the subjects the pool's paintings cover.
+        rubric: the reward's terms, fitted.
+        guard: the copy guard, or None with `WATERCOLOUR_COPY_GUARD=false`.
+    """
+
+    pool: Pool
+    subject: str
+    coverage: SubjectCoverage
+    rubric: Rubric
+    guard: CopyGuard | None
+
+
+def build_scoring(settings: ServerSettings) -> Scoring:
+    """Loads the pool, fits the reward's terms and readies the copy guard; no browser.
+
+    What they compute from the pool's paintings is kept in `WATERCOLOUR_CACHE_DIR`
+    (`server/derived.py`): the second start on the same pool and code skips it.
+
+    Raises:
+        ConfigError: as `build_app`.
+    """
+    derived.configure(settings.cache_dir)
+    pool = Pool.load(settings.pool)  # validated now: a broken pool refuses to start
+    log.info("reference pool %s: %s", pool.source, pool.counts())
+    weights = settings.weights()
+    coverage = pool.coverage()
+    subject = settings.default_subject or pool.subject
+    if weights["embedded"] > 0 and not coverage.covers(subject):
+        if settings.default_subject:
+            raise ConfigError(f"WATERCOLOUR_DEFAULT_SUBJECT={subject!r}: " + uncovered_subject(subject, coverage))
+        raise ConfigError(
+            f"the pool {pool.source} declares the subject {subject!r} (pool.toml), but its paintings are of "
+            f"{coverage.describe()}: correct the subject in its pool.toml, or set WATERCOLOUR_DEFAULT_SUBJECT to one "
+            "of those"
+        )
+    log.info("the pool covers %s; an episode asks for %r unless reset names one", coverage.describe(), subject)
+    rubric = Rubric(weights, build_terms(settings.term_options(), dict(weights), pool), settings.fail_reward)
+    atexit.register(rubric.close)
+    log.info("reward weights%s: %s", f" (preset {settings.preset})" if settings.preset else "", weights)
+    guard = CopyGuard(guarded_pool(pool, rubric), encoder=guard_encoder(rubric)) if settings.copy_guard else None
+    return Scoring(pool, subject, coverage, rubric, guard)
 
 
 def install_error_answers(app: FastAPI) -> None:
@@ -155,6 +191,26 @@ def guarded_pool(pool: Pool, rubric: Rubric) -> Pool:
     gold = getattr(rubric.terms.get("gold"), "pool", None)
     held = pool.references + ([pool.oracle] if pool.oracle is not None else []) + (gold.references if gold else [])
     return Pool(held, pool.source, pool.declared_subjects)
+
+
+def warm() -> str:
+    """Builds what the server scores with (`build_scoring`), keeping it in the cache, and says where.
+
+    The image build runs it (`watercolour serve --warm-only`), so a container serves in seconds.
+
+    Raises:
+        ConfigError: as `build_app`.
+    """
+    import time
+
+    started = time.perf_counter()
+    settings = load_settings()
+    scoring = build_scoring(settings)
+    scoring.rubric.close()
+    root = derived.cache_root()
+    where = f"kept in {root / derived.code_digest()}" if root else "kept nowhere (WATERCOLOUR_CACHE_DIR=off)"
+    took = time.perf_counter() - started
+    return f"{len(scoring.pool.references)} paintings of {scoring.pool.source} ready in {took:.1f} s, {where}"
 
 
 def main(host: str | None = None, port: int | None = None) -> None:

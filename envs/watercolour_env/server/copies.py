@@ -36,6 +36,8 @@ the order of the calls (0.73-0.87 here, where honest paintings reach 0.84).
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import io
 from dataclasses import dataclass
 
@@ -43,6 +45,7 @@ import numpy as np
 from PIL import Image
 
 from watercolour_env.pool import Pool
+from watercolour_env.server import derived
 from watercolour_env.server.reward.embedded import unit_rows
 from watercolour_env.server.reward.vision.encoder import ImageEncoder
 from watercolour_env.server.sandbox import paper_colour
@@ -91,20 +94,49 @@ class CopyMatch:
 
 
 def shingles(source: str) -> set[int]:
-    """Hashes of every run of `SHINGLE` consecutive `code_tokens` of a sketch."""
-    tokens = code_tokens(source)
-    return {hash(tuple(tokens[i : i + SHINGLE])) for i in range(max(1, len(tokens) - SHINGLE + 1))}
+    """Hashes of every run of `SHINGLE` consecutive `code_tokens` of a sketch.
+
+    The hash is the same in every process (each token's blake2b, combined by position with
+    64-bit wrap-around), so a pool's shingles can be kept on disk (`derived`).
+    """
+    return set(_shingle_array(code_tokens(source)).tolist())
+
+
+def _shingle_array(tokens: list[str]) -> np.ndarray:
+    codes = np.array([_token_code(token) for token in tokens] or [0], dtype=np.uint64)
+    windows = max(1, len(codes) - SHINGLE + 1)
+    out = np.zeros(windows, dtype=np.uint64)
+    for offset in range(min(SHINGLE, len(codes))):
+        out += codes[offset : offset + windows] * _MIXERS[offset]  # uint64 arithmetic wraps
+    return out.view(np.int64)
+
+
+@functools.lru_cache(maxsize=65536)
+def _token_code(token: str) -> np.uint64:
+    return np.uint64(int.from_bytes(hashlib.blake2b(token.encode(), digest_size=8).digest(), "little"))
+
+
+_MIXERS = np.array([(0x9E3779B97F4A7C15 * (2 * k + 1)) % 2**64 for k in range(SHINGLE)], dtype=np.uint64)
+"""Odd 64-bit multipliers, one per position in a shingle (the golden-ratio constant's odd multiples)."""
+
+
+def _sketch_shingles(sources: list[bytes]) -> list[np.ndarray]:
+    return [np.unique(_shingle_array(code_tokens(s.decode("utf-8", errors="replace")))) for s in sources]
 
 
 def common_shingles() -> set[int]:
     """Shingles of sketches that any policy writes: five draws of the audit's formless families."""
+    return set(derived.rows("common-shingles", [b"families 6, seeds 10-14"], _common_shingles)[0].tolist())
+
+
+def _common_shingles(_: list[bytes]) -> list[np.ndarray]:
     from watercolour_env.families import family_sketches
 
     common: set[int] = set()
     for seed in range(10, 15):
         for source in family_sketches(6, seed).values():
             common |= shingles(source)
-    return common
+    return [np.array(sorted(common), dtype=np.int64)]
 
 
 def presence(png: bytes) -> np.ndarray:
@@ -144,6 +176,14 @@ def blurred(map_: np.ndarray, sigma: float = BLUR_PX) -> np.ndarray:
 def placed(png: bytes) -> np.ndarray:
     """[SIGNATURE_PX, SIGNATURE_PX] the presence map, centred on its paint and blurred: the same at any place."""
     return blurred(centred(presence(png)))
+
+
+def _presences(pngs: list[bytes]) -> list[np.ndarray]:
+    return [presence(png) for png in pngs]
+
+
+def _placed_maps(pngs: list[bytes]) -> list[np.ndarray]:
+    return [placed(png) for png in pngs]
 
 
 def _unit(vector: np.ndarray) -> np.ndarray:
@@ -191,11 +231,15 @@ class CopyGuard:
         self.encoder = encoder
         common = common_shingles()
         self._ids = [r.id for r in pool.references]
-        distinctive = [(r.id, shingles(r.sketch) - common) for r in pool.references]
+        sources = derived.rows(
+            "shingles", [r.sketch.encode("utf-8", errors="replace") for r in pool.references], _sketch_shingles
+        )
+        distinctive = [(r.id, set(own.tolist()) - common) for r, own in zip(pool.references, sources, strict=True)]
         self._sources = [(ref, own) for ref, own in distinctive if len(own) >= MIN_SHINGLES]
-        self._pictures = _unit(np.stack([presence(r.png).ravel() for r in pool.references]))
-        self._placed = _unit(np.stack([placed(r.png).ravel() for r in pool.references]))
-        self._features = None if encoder is None else unit_rows(encoder.features([r.png for r in pool.references]))
+        pngs = [r.png for r in pool.references]
+        self._pictures = _unit(np.stack([m.ravel() for m in derived.rows("presence", pngs, _presences)]))
+        self._placed = _unit(np.stack([m.ravel() for m in derived.rows("placed", pngs, _placed_maps)]))
+        self._features = None if encoder is None else unit_rows(encoder.pool_features([r.png for r in pool.references]))
 
     def match(self, sketch: str, png: bytes | None, ignore: str | None = None) -> CopyMatch | None:
         """The pool painting this reply copies, or None.

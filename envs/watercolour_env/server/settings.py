@@ -37,6 +37,7 @@ from watercolour_env.limits import (
     MAX_REVISIONS,
 )
 from watercolour_env.pool import STARTER_POOL
+from watercolour_env.server.derived import default_cache_dir
 from watercolour_env.server.gate import DEFAULT_PAINT_FLOOR
 from watercolour_env.server.reward import GATE_DEFAULT_WEIGHT, TERMS
 from watercolour_env.server.reward.rubric import PRESETS, RubricWeights, preset
@@ -128,6 +129,7 @@ class ServerSettings(BaseSettings):
     paint_floor: float = Field(DEFAULT_PAINT_FLOOR, ge=0, le=1)
     fail_reward: float = Field(0.0, ge=0, le=1)
     pool: str = str(STARTER_POOL)
+    cache_dir: str = Field(default_factory=default_cache_dir)  # see server/derived.py; "off" keeps nothing
     strict_allowlist: bool = True
     copy_guard: bool = True  # a reply that copies a painting of the pool fails the gate (server/copies.py)
     weight_gate: float = Field(GATE_DEFAULT_WEIGHT, ge=0, le=1)

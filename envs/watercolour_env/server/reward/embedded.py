@@ -262,7 +262,7 @@ class EmbeddedScorer:
             ConfigError: the encoder is missing (its message says how to make it).
         """
         encoder = encoder or shared_encoder()
-        features = encoder.features([r.png for r in pool.references])
+        features = encoder.pool_features([r.png for r in pool.references])
         subjects = [r.subject for r in pool.references]
         ranks = np.array([TIER_RANK[r.tier] for r in pool.references])
         scorer = cls(encoder, features, subjects, ranks, pool.subject, components, l2)

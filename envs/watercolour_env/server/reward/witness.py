@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from watercolour_env.pool import Pool, Tier
+from watercolour_env.server import derived
 from watercolour_env.server.reward.features import (
     FEATURES,
     PREFERENCE_FEATURES,
@@ -72,6 +73,10 @@ MIN_SPREAD = 0.02
 paintings agree on a feature (or are only two)."""
 
 
+def _image_features(pngs: list[bytes]) -> list[np.ndarray]:
+    return [image_features(png) for png in pngs]
+
+
 @dataclass
 class HandScorer:
     """A fitted preference model: standardisation, weights, the pool's range and median utility.
@@ -111,7 +116,7 @@ class HandScorer:
             folds: folds of the cross-validation over paintings (0 skips it).
             seed: seed of the fold assignment.
         """
-        features = np.stack([image_features(r.png) for r in pool.references])
+        features = np.stack(derived.rows("hand-features", [r.png for r in pool.references], _image_features))
         ranks = np.array([TIER_RANK[r.tier] for r in pool.references])
         accuracy = _cross_validate(features, ranks, l2, folds, seed) if folds else None
         scorer = cls._fit_arrays(features, ranks, l2)

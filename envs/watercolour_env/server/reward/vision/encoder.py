@@ -19,6 +19,7 @@ import numpy as np
 from PIL import Image
 
 from watercolour_env.errors import ConfigError
+from watercolour_env.server import derived
 from watercolour_env.server.reward.vision import DEFAULT_OUT, ENCODER_MODULE, FEATURES, INPUT_SIZE
 
 EXPORT_COMMAND = f"python {ENCODER_MODULE}"
@@ -67,6 +68,8 @@ class ImageEncoder:
             raise ConfigError(
                 f"the image encoder {self.path} cannot be loaded ({err}); make it: {EXPORT_COMMAND}"
             ) from err
+        self.digest = hashlib.sha256(self.path.read_bytes()).digest()
+        """sha256 of the ONNX file: what the features of `pool_features` are kept under, beside the code."""
         self._cache: OrderedDict[bytes, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
         shapes = [o.shape for o in self._session.get_outputs()]
@@ -98,6 +101,12 @@ class ImageEncoder:
             while len(self._cache) > CACHED:
                 self._cache.popitem(last=False)
         return out
+
+    def pool_features(self, pngs: list[bytes]) -> np.ndarray:
+        """[len(pngs), 1280] as `features`, for a pool's paintings: kept on disk (`derived`) between starts."""
+        if not pngs:
+            return np.zeros((0, FEATURES), np.float32)
+        return np.stack(derived.rows("encoder-features", pngs, self.features, salt=self.digest))
 
     def feature(self, png: bytes) -> np.ndarray:
         """[1280] float32 features of one painting."""
