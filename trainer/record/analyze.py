@@ -8,7 +8,8 @@ else, as in GRPO.
 
 What it measures, and why (the seed's analysis of its HPSv3-only run):
 - mean reward per third, and the slope of the per-step mean (OLS over steps) with its t
-  statistic: a rise, and how sure;
+  statistic: a rise, and how sure. The t allows for correlated steps (Newey-West, `hac_slope`);
+  `slope_t_iid`, the t that counts steps as independent, is kept beside it to compare;
 - the share of rollouts under `BAD_REWARD` (0.3) per third, and how much of the rise between the
   first and last thirds comes from bad paintings becoming rare (composition) versus paintings
   getting better within the bad and good classes (within); the seed found three quarters from the
@@ -34,7 +35,6 @@ What it measures, and why (the seed's analysis of its HPSv3-only run):
 from __future__ import annotations
 
 import json
-import math
 import statistics
 from collections import defaultdict
 from pathlib import Path
@@ -44,6 +44,7 @@ from watercolour_env.rollout import rollouts_file
 from watercolour_env.terms import Violation
 from watercolour_trainer.record.gold import by_third, component, finite, windows
 from watercolour_trainer.record.report import GOLD, PROXY, plot
+from watercolour_trainer.record.stats import hac_slope, ols_slope
 
 BAD_REWARD = 0.3
 """A painting under this reward is "bad" in the decomposition (the seed's threshold)."""
@@ -85,24 +86,6 @@ def thirds(steps: list[int]) -> list[list[int]]:
     size, extra = divmod(len(steps), 3)
     sizes = [size + (extra > 0), size, size + (extra > 1)]
     return [steps[: sizes[0]], steps[sizes[0] : sizes[0] + sizes[1]], steps[sizes[0] + sizes[1] :]]
-
-
-def ols_slope(xs: list[float], ys: list[float]) -> tuple[float | None, float | None]:
-    """(slope, t statistic) of y on x by least squares; t is None with fewer than 3 points or no residual."""
-    n = len(xs)
-    if n < 2:
-        return None, None
-    mx, my = statistics.fmean(xs), statistics.fmean(ys)
-    sxx = sum((x - mx) ** 2 for x in xs)
-    if sxx == 0:
-        return None, None
-    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sxx
-    if n < 3:
-        return slope, None
-    residual = sum((y - my - slope * (x - mx)) ** 2 for x, y in zip(xs, ys, strict=True))
-    if residual == 0:
-        return slope, None
-    return slope, slope / math.sqrt(residual / (n - 2) / sxx)
 
 
 def pearson(xs: list[float], ys: list[float]) -> float | None:
@@ -195,7 +178,8 @@ def analyze(rollouts: list[dict], log_history: list[dict] | None = None) -> dict
             }
         )
     scored_steps = [s for s in per_step if s["reward_mean"] is not None]
-    slope, t = ols_slope([s["step"] for s in scored_steps], [s["reward_mean"] for s in scored_steps])
+    step_xs, step_ys = [s["step"] for s in scored_steps], [s["reward_mean"] for s in scored_steps]
+    slope, t = hac_slope(step_xs, step_ys)
     third_rows = []
     third_rewards = []
     for name, part in zip(("first", "middle", "last"), thirds(steps), strict=True):
@@ -244,6 +228,7 @@ def analyze(rollouts: list[dict], log_history: list[dict] | None = None) -> dict
         "steps": len(steps),
         "slope_per_step": slope,
         "slope_t": t,
+        "slope_t_iid": ols_slope(step_xs, step_ys)[1],
         "thirds": third_rows,
         "rise": decompose(third_rewards[0], third_rewards[-1]),
         "best_of_step_change": change("best_of_step"),

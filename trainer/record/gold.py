@@ -13,6 +13,7 @@ import math
 import statistics
 
 from watercolour_trainer.record.report import GOLD, PROXY
+from watercolour_trainer.record.stats import hac_mean_se
 
 WINDOW = 10
 """Steps to a window: ten windows for a run of 100 steps, whose thirds hid the gold's fall (it
@@ -70,12 +71,15 @@ def windows(by_step: dict[int, list[dict]], width: int = WINDOW) -> dict | None:
     among the windows with at least half of `width` such steps (all of them when none has), so that
     a short tail cannot be the peak by chance. Over-optimisation: the last window's gold lies below
     the peak's by more than `SIGNIFICANT` standard errors of the difference, while its proxy lies
-    above the peak's.
+    above the peak's. A window's standard error is that of the mean of its steps' gold means,
+    allowing for correlated steps (`stats.hac_mean_se`: the paintings of one step, and of steps
+    in a row, are not independent draws); a window of fewer than 3 steps has none, and then there
+    is no verdict (`gold_fall_se` None).
 
     Returns:
         None for a run without gold, else {"windows": [{"steps": "a-b", "paintings", "proxy",
         "gold", "gap": proxy - gold}], "gold_peak": "a-b", "gold_fall": peak gold - last gold,
-        "gold_fall_se": its standard error, "proxy_rise": last proxy - peak proxy,
+        "gold_fall_se": its standard error or None, "proxy_rise": last proxy - peak proxy,
         "over_optimisation": bool, "proxy_above_from": the first step from which every step's mean
         proxy is above its mean gold to the end, or None (a fact of levels, not a verdict)}.
     """
@@ -86,7 +90,7 @@ def windows(by_step: dict[int, list[dict]], width: int = WINDOW) -> dict | None:
     binned: dict[int, list[int]] = {}
     for s in steps:
         binned.setdefault((s - 1) // width, []).append(s)
-    rows, steps_in, variance_of_mean = [], [], []  # the last two: per window, for the peak and the s.e.
+    rows, steps_in, mean_se = [], [], []  # the last two: per window, for the peak and the s.e.
     for part in binned.values():
         proxies = [p for s in part for p, _ in pairs[s]]
         golds = [g for s in part for _, g in pairs[s]]
@@ -101,12 +105,17 @@ def windows(by_step: dict[int, list[dict]], width: int = WINDOW) -> dict | None:
             }
         )
         steps_in.append(len(part))
-        variance_of_mean.append(statistics.variance(golds) / len(golds) if len(golds) > 1 else 0.0)
+        mean_se.append(hac_mean_se([statistics.fmean(g for _, g in pairs[s]) for s in part]))
     eligible = [i for i, n in enumerate(steps_in) if 2 * n >= width] or list(range(len(rows)))
     top = max(eligible, key=lambda i: rows[i]["gold"])
     peak, last = rows[top], rows[-1]
     fall = peak["gold"] - last["gold"]
-    se = math.sqrt(variance_of_mean[top] + variance_of_mean[-1]) if last is not peak else 0.0
+    if last is peak:
+        se: float | None = 0.0
+    elif mean_se[top] is None or mean_se[-1] is None:
+        se = None
+    else:
+        se = math.sqrt(mean_se[top] ** 2 + mean_se[-1] ** 2)
     above_from = None
     for s in reversed(steps):
         if statistics.fmean(p for p, _ in pairs[s]) <= statistics.fmean(g for _, g in pairs[s]):
@@ -118,6 +127,9 @@ def windows(by_step: dict[int, list[dict]], width: int = WINDOW) -> dict | None:
         "gold_fall": fall,
         "gold_fall_se": se,
         "proxy_rise": last["proxy"] - peak["proxy"],
-        "over_optimisation": last is not peak and fall > SIGNIFICANT * se and last["proxy"] > peak["proxy"],
+        "over_optimisation": se is not None
+        and last is not peak
+        and fall > SIGNIFICANT * se
+        and last["proxy"] > peak["proxy"],
         "proxy_above_from": above_from,
     }

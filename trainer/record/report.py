@@ -45,7 +45,8 @@ def table(result: dict) -> str:
     lines += [
         "",
         f"slope of the per-step mean: {_fmt(result['slope_per_step'], '+.4f')} per step, "
-        f"t = {_fmt(result['slope_t'], '.2f')}",
+        f"t = {_fmt(result['slope_t'], '.2f')} allowing for correlated steps (Newey-West; "
+        f"{_fmt(result.get('slope_t_iid'), '.2f')} if steps were independent)",
         f"rise first -> last third: {_fmt(rise['delta'], '+.3f')} = composition {_fmt(rise['composition'], '+.3f')}"
         f" (bad paintings rarer) + within {_fmt(rise['within'], '+.3f')}; composition share "
         f"{_fmt(rise['composition_share'], '.0%')}",
@@ -76,9 +77,14 @@ def table(result: dict) -> str:
             lines.append(f"the gold is at its best in the last steps, {by['gold_peak']}: no over-optimisation")
         else:
             verdict = "over-optimisation" if by["over_optimisation"] else "not over-optimisation by this test"
+            se = by["gold_fall_se"]
+            if se is None:
+                se_text, verdict = "s.e. not measured: under 3 steps a window", "no verdict"
+            else:
+                se_text = f"2 s.e. {2 * se:.3f}"
             lines.append(
                 f"since the gold's best steps, {by['gold_peak']}: gold {-by['gold_fall']:+.3f} "
-                f"(2 s.e. {2 * by['gold_fall_se']:.3f}), proxy {by['proxy_rise']:+.3f}: {verdict}"
+                f"({se_text}), proxy {by['proxy_rise']:+.3f}: {verdict}"
             )
         if by["proxy_above_from"] is not None:
             lines.append(

@@ -43,7 +43,8 @@ def test_every_number_of_a_small_run():
     # per-step means 0.1, 0.5, 0.8 at steps 1, 2, 3: slope 0.7 / 2 = 0.35; residuals -1/60, 2/60, -1/60,
     # so s^2 = (6 / 3600) / 1 and se = sqrt(s^2 / 2) = 0.0288675: t = 12.124
     assert result["slope_per_step"] == pytest.approx(0.35)
-    assert result["slope_t"] == pytest.approx(12.124, abs=1e-3)
+    assert result["slope_t_iid"] == pytest.approx(12.124, abs=1e-3)
+    assert result["slope_t"] is None  # three steps: too few for a t that allows for correlated steps
     assert (first["share_under_0_3"], last["share_under_0_3"]) == (1.0, 0.0)
     # every painting of the first third is bad (mean 0.1), every one of the last good (0.8): the
     # whole rise of 0.7 is composition: -1 x 0.1 (bad ones gone) + 1 x 0.8 (good ones came)
@@ -126,7 +127,7 @@ def test_the_command_writes_json_and_a_plot_and_names_a_missing_run(tmp_path):
     (tmp_path / "rollouts" / "rollouts.jsonl").write_text("".join(json.dumps(r) + "\n" for r in RUN))
     run = subprocess.run([WATERCOLOUR, "analyze", str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
-    assert "t = 12.12" in run.stdout and "composition share 100%" in run.stdout
+    assert "12.12 if steps were independent" in run.stdout and "composition share 100%" in run.stdout
     assert json.loads((tmp_path / "rollouts" / "analysis.json").read_text())["steps"] == 3
     assert Image.open(tmp_path / "rollouts" / "analysis.png").size == (800, 600)
     missing = subprocess.run([WATERCOLOUR, "analyze", str(tmp_path / "nothing")], capture_output=True, text=True)
@@ -146,22 +147,25 @@ def by_steps(run):
 def test_the_gold_falling_from_its_peak_while_the_proxy_climbs_is_over_optimisation():
     from watercolour_trainer.record.gold import windows
 
-    run = [paired(1, 0.7, 0.6), paired(2, 0.5, 0.7), paired(3, 0.8, 0.9), paired(3, 0.8, 0.7), paired(4, 0.9, 0.5)]
-    run += [paired(5, 0.9, 0.4), rollout(5, 1, 0.1), paired(6, 0.95, 0.45)]  # rollout(5, 1): no gold, in no mean
-    result = windows(by_steps(run), width=2)
+    golds = [0.5, 0.5, 0.5, 0.8, 0.9, 0.7, 0.5, 0.4, 0.45]
+    run = [paired(s, 0.5 + 0.05 * (s - 1), gold) for s, gold in enumerate(golds, start=1)]
+    run += [rollout(5, 1, 0.1)]  # no gold: in no mean
+    result = windows(by_steps(run), width=3)
     rows = result["windows"]
-    assert [row["steps"] for row in rows] == ["1-2", "3-4", "5-6"]
-    assert [row["paintings"] for row in rows] == [2, 3, 2]
-    assert [row["proxy"] for row in rows] == pytest.approx([0.6, 2.5 / 3, 0.925])
-    assert [row["gold"] for row in rows] == pytest.approx([0.65, 0.7, 0.425])
-    assert [row["gap"] for row in rows] == pytest.approx([-0.05, 2.5 / 3 - 0.7, 0.5])
-    # peak 3-4 (gold 0.7, variance 0.04 over 3); last 5-6 (gold 0.425, variance 0.00125 over 2)
-    assert result["gold_peak"] == "3-4"
-    assert result["gold_fall"] == pytest.approx(0.275)
-    assert result["gold_fall_se"] == pytest.approx((0.04 / 3 + 0.00125 / 2) ** 0.5)  # 0.118: 2 s.e. 0.236 < 0.275
-    assert result["proxy_rise"] == pytest.approx(0.925 - 2.5 / 3)
+    assert [row["steps"] for row in rows] == ["1-3", "4-6", "7-9"]
+    assert [row["paintings"] for row in rows] == [3, 3, 3]
+    assert [row["proxy"] for row in rows] == pytest.approx([0.55, 0.7, 0.85])
+    assert [row["gold"] for row in rows] == pytest.approx([0.5, 0.8, 0.45])
+    assert [row["gap"] for row in rows] == pytest.approx([0.05, -0.1, 0.4])
+    # Newey-West, 3 step means, 1 lag (weight 1/2): 4-6 deviations 0, 0.1, -0.1: g0 = 0.02 / 3,
+    # g1 = -0.01 / 3, long-run 0.01 / 3, variance of the mean 0.01 / 9; 7-9 deviations 0.05, -0.05,
+    # 0: g0 = 0.005 / 3, g1 = -0.0025 / 3, long-run 0.0025 / 3, variance 0.0025 / 9
+    assert result["gold_peak"] == "4-6"
+    assert result["gold_fall"] == pytest.approx(0.35)
+    assert result["gold_fall_se"] == pytest.approx((0.0125 / 9) ** 0.5)  # 0.037: 2 s.e. 0.075 < 0.35
+    assert result["proxy_rise"] == pytest.approx(0.15)
     assert result["over_optimisation"] is True
-    assert result["proxy_above_from"] == 4  # step 3 has proxy 0.8 = gold 0.8: not above
+    assert result["proxy_above_from"] == 6  # step 6: proxy 0.75 over gold 0.7; step 5 not (0.7 < 0.9)
 
 
 def test_a_gold_at_its_best_at_the_end_or_a_short_tail_is_no_over_optimisation():
@@ -178,11 +182,18 @@ def test_a_gold_at_its_best_at_the_end_or_a_short_tail_is_no_over_optimisation()
     assert result["gold_fall"] == pytest.approx(0.25 - 0.99) and result["over_optimisation"] is False
     assert result["proxy_above_from"] is None
     # the gold falling but within noise, or the proxy falling with it, is not over-optimisation
-    noisy = [paired(1, 0.5, 0.2), paired(1, 0.5, 1.0), paired(2, 0.6, 0.5), paired(2, 0.6, 0.6)]
-    result = windows(by_steps(noisy), width=1)  # fall 0.05 against 2 s.e. 2 * (0.32 / 2 + 0.005 / 2) ** 0.5
-    assert result["gold_fall"] == pytest.approx(0.05) and result["over_optimisation"] is False
-    falling = [paired(1, 0.9, 0.9), paired(1, 0.9, 0.9), paired(2, 0.5, 0.1), paired(2, 0.5, 0.1)]
-    assert windows(by_steps(falling), width=1)["over_optimisation"] is False  # both fell: not this
+    noisy = [paired(s, 0.5 + 0.02 * s, g) for s, g in enumerate([0.2, 0.9, 0.5, 0.9, 0.2, 0.4], start=1)]
+    result = windows(by_steps(noisy), width=3)  # fall 0.033, within 2 s.e.
+    assert result["gold_fall"] == pytest.approx(0.1 / 3) and result["over_optimisation"] is False
+    assert 2 * result["gold_fall_se"] > result["gold_fall"]
+    falling = [paired(s, 0.9 if s <= 3 else 0.5, 0.9 if s <= 3 else 0.1) for s in range(1, 7)]
+    result = windows(by_steps(falling), width=3)
+    assert result["gold_fall_se"] == pytest.approx(0.0) and result["over_optimisation"] is False  # both fell
+    # windows of fewer than 3 steps measure no standard error: no verdict, whatever the fall
+    short = [paired(1, 0.5, 0.9), paired(2, 0.5, 0.9), paired(3, 0.9, 0.1), paired(4, 0.9, 0.1)]
+    result = windows(by_steps(short), width=2)
+    assert result["gold_fall"] == pytest.approx(0.8) and result["gold_fall_se"] is None
+    assert result["over_optimisation"] is False
 
 
 def test_windows_go_by_step_number_and_skip_what_is_not_a_finite_number():
@@ -198,3 +209,21 @@ def test_windows_go_by_step_number_and_skip_what_is_not_a_finite_number():
     assert component({"components": "oops"}, "gold") is None and component({}, "gold") is None
     assert windows({1: [rollout(1, 0, 0.5)]}) is None  # a run served without gold
     assert analyze(run)["proxy_and_gold_windows"]["gold_peak"] == "95-100"
+
+
+def test_newey_west_by_hand_and_as_statsmodels_computes_it():
+    from watercolour_trainer.record.stats import hac_mean_se, hac_slope, newey_west_lags
+
+    assert [newey_west_lags(n) for n in (4, 10, 33, 100, 150)] == [1, 2, 3, 4, 4]
+    # x 1..4, y 0, 1, 1, 3: slope 4.5 / 5 = 0.9; residuals 0.1, 0.2, -0.7, 0.4; d e = -0.15, -0.1,
+    # -0.35, 0.6: sum of squares 0.515, lag-1 products -0.16 at weight 1/2: long-run 0.355;
+    # variance 0.355 / 25 * 4 / 2 = 0.0284, t = 0.9 / 0.16852 = 5.3405
+    slope, t = hac_slope([1, 2, 3, 4], [0, 1, 1, 3])
+    assert slope == pytest.approx(0.9) and t == pytest.approx(0.9 / 0.0284**0.5)
+    # a series 0.5, 0.7, 0.6, 0.8: deviations -0.15, 0.05, -0.05, 0.15; g0 = 0.05 / 4, g1 = -0.0175 / 4
+    assert hac_mean_se([0.5, 0.7, 0.6, 0.8]) == pytest.approx(((0.05 - 0.0175) / 4 / 4) ** 0.5)
+    assert hac_mean_se([0.5, 0.7]) is None and hac_mean_se([0.3, 0.3, 0.3]) == 0.0
+    # statsmodels 0.15.0, OLS(...).fit(cov_type="HAC", cov_kwds={"maxlags": L, "use_correction": True}),
+    # computed apart from this code: 5.34052 for the series above (L = 1), 12.83160 for this one (L = 2)
+    ys = [0.1, 0.3, 0.2, 0.5, 0.4, 0.6, 0.5, 0.9, 0.7, 0.8]
+    assert hac_slope(list(range(1, 11)), ys) == pytest.approx((0.0775758, 12.831596))
