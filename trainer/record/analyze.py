@@ -29,7 +29,9 @@ What it measures, and why (the seed's analysis of its HPSv3-only run):
   `copied_reference`), the paint coverage and the median reply length in characters (a policy paid
   for length or for copying shows it here first), and the correlation of the
   sketch's painting call sites (`SketchInventory.shapes`) with the reward (the seed's policy
-  ignored the prompt's 15-30 shapes because shape count did not pay).
+  ignored the prompt's 15-30 shapes because shape count did not pay);
+- variety by third and by subject (`variety`): how alike the sketches are, the share that are
+  distinct and that have a near-duplicate in their group, and the colours used a step.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from pathlib import Path
 from watercolour_env.errors import ConfigError
 from watercolour_env.rollout import rollouts_file
 from watercolour_env.terms import Violation
+from watercolour_trainer.record import variety
 from watercolour_trainer.record.gold import by_third, component, finite, windows
 from watercolour_trainer.record.report import GOLD, PROXY, plot
 from watercolour_trainer.record.stats import hac_slope, ols_slope
@@ -246,6 +249,7 @@ def analyze(rollouts: list[dict], log_history: list[dict] | None = None) -> dict
         "per_step": per_step,
         "proxy_and_gold": gold_rows,
         "proxy_and_gold_windows": windows(by_step),
+        "variety": variety.by_third(by_step, thirds(steps)),
         "time_split": time_split(log_history or []),
     }
 

@@ -90,6 +90,18 @@ def table(result: dict) -> str:
             lines.append(
                 f"the proxy above the gold in every step from step {by['proxy_above_from']} (levels, not a verdict)"
             )
+    if rows := result.get("variety"):
+        lines += [
+            "",
+            "variety, the mean of each step's (near-duplicates: within a group; colours: distinct hex a step):",
+            "subject                  third   steps  alike  distinct  near-dup  colours",
+        ]
+        for row in rows:
+            lines.append(
+                f"{row['subject'][:24]:<24} {row['third']:<7} {row['steps']:>5} {_fmt(row['alike'], '.2f'):>6} "
+                f"{_fmt(row['distinct'], '.0%'):>9} {_fmt(row['near_duplicates'], '.0%'):>9} "
+                f"{_fmt(row['colours'], '.1f'):>8}"
+            )
     if split := result.get("time_split"):
         lines += [
             "",
