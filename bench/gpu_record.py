@@ -11,8 +11,11 @@ are made again by the resumed run; a line still being written is left out.
 `OUT/record.tar` holds `record/`: `rollouts.jsonl.gz` (every step from the first, up to the
 checkpoint's; no PNGs), `curve.csv` (its rows up to that step), `config.yaml`,
 `trainer_state.json`, and `checkpoint-<step>/` without the optimiser's state (the adapter, the
-trainer's state, the random generators'). `OUT/logs.tar` holds `logs/` with each LOG given. A
-call returns at most 8 files, each under 16 MiB (docs/gpu-run.md), hence two tars.
+trainer's state, the random generators'). `OUT/best.tar`, when the checkpoint's state names a
+best checkpoint of the gold that is another (`best_global_step`), holds
+`record/checkpoint-<best>/` the same way: untar both into `docs/runs/`. `OUT/logs.tar` holds
+`logs/` with each LOG given. A call returns at most 8 files, each under 16 MiB
+(docs/gpu-run.md), hence several tars.
 Exit 0; 1 when RUN_DIR has no rollouts at all, or rollouts that are not one run's steps 1 to the
 checkpoint's (then `logs.tar` alone is written).
 """
@@ -114,16 +117,45 @@ def pack(run_dir: Path, config: Path, out: Path, logs: list[Path]) -> str:
         if curve.is_file():
             (record / "curve.csv").write_text(curve_up_to(curve, step), encoding="utf-8", newline="")
         if checkpoint:
-            slim = record / checkpoint.name
-            slim.mkdir()
-            for name in SLIM:
-                if (checkpoint / name).is_file():
-                    shutil.copyfile(checkpoint / name, slim / name)
-            shutil.copyfile(slim / "trainer_state.json", record / "trainer_state.json")
+            slim_copy(checkpoint, record / checkpoint.name)
+            shutil.copyfile(checkpoint / "trainer_state.json", record / "trainer_state.json")
         write_tar(out / "record.tar", [(record, "record")])
+        best = best_checkpoint(run_dir, state) if checkpoint else None
+        if best is not None:
+            kept = Path(tmp) / "best" / "record" / best.name
+            slim_copy(best, kept)
+            write_tar(out / "best.tar", [(kept.parent, "record")])
+        else:
+            (out / "best.tar").unlink(missing_ok=True)  # an earlier pack's: no longer the record's best
     if checkpoint is None:
         return f"record.tar: no checkpoint yet, {len(steps)} rollouts"
-    return f"record.tar: {checkpoint.name}, {len(steps)} rollouts up to its step"
+    line = f"record.tar: {checkpoint.name}, {len(steps)} rollouts up to its step"
+    return line + (f"; best.tar: {best.name}, the gold's best window" if best is not None else "")
+
+
+def slim_copy(checkpoint: Path, into: Path) -> None:
+    """Copies the `SLIM` files of a checkpoint into a new folder."""
+    into.mkdir(parents=True)
+    for name in SLIM:
+        if (checkpoint / name).is_file():
+            shutil.copyfile(checkpoint / name, into / name)
+
+
+def best_checkpoint(run_dir: Path, state: dict) -> Path | None:
+    """The gold's best checkpoint the trainer's state names (`best_global_step`), when it is another and complete.
+
+    `KeepBestGold` (trainer/training/stopping.py) keeps it past the save limit; it travels in
+    `best.tar` beside `record.tar`, each under the 16 MiB a returned file may hold.
+    """
+    step = state.get("best_global_step")
+    if not isinstance(step, int) or step == state.get("global_step"):
+        return None
+    folder = run_dir / f"checkpoint-{step}"
+    try:
+        json.loads((folder / "trainer_state.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return folder
 
 
 def write_tar(path: Path, members: list[tuple[Path, str]]) -> None:

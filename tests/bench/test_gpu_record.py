@@ -111,3 +111,34 @@ def test_the_tars_are_written_whole_or_not_at_all(tmp_path):
     record.pack(run, run / "config.yaml", out, [])
     assert sorted(p.name for p in out.iterdir()) == ["logs.tar", "record.tar"]  # no .part left
     assert tarfile.is_tarfile(out / "record.tar")
+
+
+def test_the_golds_best_checkpoint_travels_beside_the_record(tmp_path):
+    run = tmp_path / "run"
+    a_run_mid_step(run)
+    (run / "checkpoint-5" / "trainer_state.json").write_text(json.dumps({"global_step": 5, "best_global_step": 3}))
+    best = run / "checkpoint-3"
+    best.mkdir()
+    for name, data in [
+        ("adapter_model.safetensors", b"C" * 100),
+        ("optimizer.pt", b"O"),
+        ("trainer_state.json", b"{}"),
+    ]:
+        (best / name).write_bytes(data)
+    out = tmp_path / "out"
+    line = record.pack(run, run / "config.yaml", out, [])
+    assert (
+        line == "record.tar: checkpoint-5, 10 rollouts up to its step; best.tar: checkpoint-3, the gold's best window"
+    )
+    with tarfile.open(out / "best.tar") as tar:
+        assert sorted(tar.getnames()) == [
+            "record",
+            "record/checkpoint-3",
+            "record/checkpoint-3/adapter_model.safetensors",
+            "record/checkpoint-3/trainer_state.json",
+        ]
+        assert tar.extractfile("record/checkpoint-3/adapter_model.safetensors").read() == b"C" * 100
+    # once the newest checkpoint is the best, an earlier best.tar is no longer the record's
+    (run / "checkpoint-5" / "trainer_state.json").write_text(json.dumps({"global_step": 5, "best_global_step": 5}))
+    assert record.pack(run, run / "config.yaml", out, []) == "record.tar: checkpoint-5, 10 rollouts up to its step"
+    assert not (out / "best.tar").exists()

@@ -144,6 +144,16 @@ class WatercolourArguments:
             "removed when the run has ended (bench/gpu_learn.sh --stop)."
         },
     )
+    keep_best_gold: bool = field(
+        default=True,
+        metadata={
+            "help": "With a gold scorer served, keep the checkpoint of its best window of 10 steps (training.md)."
+        },
+    )
+    stop_on_over_optimisation: bool = field(
+        default=False,
+        metadata={"help": "End the run, with a checkpoint, when the gold turns (analyze's over-optimisation verdict)."},
+    )
     max_unscored_share: float = field(
         default=0.25, metadata={"help": "Share of a step's rollouts that may go unscored before it logs an error."}
     )

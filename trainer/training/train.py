@@ -32,7 +32,7 @@ from watercolour_trainer.training.arguments import WatercolourArguments, parse_a
 from watercolour_trainer.training.grpo_tools import ConcurrentToolsTrainer
 from watercolour_trainer.training.policy import load_policy, stop_at_closing_fence
 from watercolour_trainer.training.processes import SharedRolloutLog
-from watercolour_trainer.training.stopping import StopWhenAsked
+from watercolour_trainer.training.stopping import KeepBestGold, StopWhenAsked, room_for_the_best
 
 log = logging.getLogger(__name__)
 
@@ -151,6 +151,8 @@ def run(args: WatercolourArguments, config) -> None:  # noqa: ANN001 (a GRPOConf
     publishing = (config.push_to_hub or args.hub_dry_run) and rank == 0
     callbacks = [publisher(args, config, reward, rollouts)] if publishing else []
     config.push_to_hub = False  # the publisher uploads the adapter and the rollouts itself
+    if args.keep_best_gold or args.stop_on_over_optimisation:
+        room_for_the_best(config)
     peft_config = None
     if args.adapter:
         model = load_adapter(model, args.adapter)
@@ -178,6 +180,8 @@ def run(args: WatercolourArguments, config) -> None:  # noqa: ANN001 (a GRPOConf
     StepLine(reward, rollouts).attach(trainer)
     if args.stop_after_s is not None or args.stop_file:
         trainer.add_callback(StopWhenAsked(args.stop_after_s, args.stop_file))
+    if args.keep_best_gold or args.stop_on_over_optimisation:
+        trainer.add_callback(KeepBestGold(rollouts, stop=args.stop_on_over_optimisation))
     trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
     rollouts.flush()
     if rank == 0:
