@@ -269,7 +269,9 @@ def prompt(
 
     ResetOptions.check(subject=subject)  # the bounds a reset holds it to, in the server's words
     loaded = Pool.load(pool)
-    typer.echo(f"{system_prompt(loaded.declaration.hint)}\n\n{user_prompt((subject or loaded.subject).strip())}")
+    asked = (subject or loaded.subject).strip()
+    said = user_prompt(asked, hint=loaded.declaration.subject_hint(asked))
+    typer.echo(f"{system_prompt(loaded.declaration.hint)}\n\n{said}")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from watercolour_env.sketch import ALLOWED_BRUSH_METHODS
 DEFAULT_SUBJECT = "a peach hibiscus"
 
 PETAL_HINT = "Paint each petal two or three times: a large wash first, then a smaller, more opaque one inside."
-"""The starter pool's hint (its `pool.toml`): the layering its loved paintings share."""
+"""The starter pool's line for its hibiscus (its `pool.toml`, `[hints]`): the layering its loved paintings share."""
 GENERIC_HINT = "Paint each shape two or three times: a large wash first, then a smaller, more opaque one inside."
 """The hint of a pool that declares none: the same layering, naming no part of any subject."""
 
@@ -63,8 +63,9 @@ def system_prompt(hint: str | None = None) -> str:
     return _TEMPLATE.replace("{hint}", hint or GENERIC_HINT)
 
 
-SYSTEM_PROMPT = system_prompt(PETAL_HINT)
-"""The starter pool's system prompt (the default deployment's): what the shipped adapters learnt."""
+SYSTEM_PROMPT = system_prompt()
+"""The starter pool's system prompt (the default deployment's), with the generic line since issue
+55; the shipped adapters learnt `system_prompt(PETAL_HINT)`, when the starter was of one subject."""
 
 
 REPLY_PRIMER = (
@@ -79,13 +80,19 @@ write a sketch from nothing: the 135M demo policy, unprimed, passed the gate in 
 policy is rewarded for what it paints on top and punished for what it breaks."""
 
 
-def user_prompt(subject: str, revisions: int = 0, revision_reward: str = "last") -> str:
+def user_prompt(subject: str, revisions: int = 0, revision_reward: str = "last", hint: str | None = None) -> str:
     """The per-episode instruction for a subject such as "a peach hibiscus".
 
     With `revisions` = K > 0 it adds that each painting is answered with a critique and may be
-    painted again K times, and which painting is judged ("last" or "best", as at reset).
+    painted again K times, and which painting is judged ("last" or "best", as at reset). A
+    `hint` (the pool's line for the subject, `pool.toml` `[hints]`) follows the first sentence.
+
+    Example:
+        >>> user_prompt("a jellyfish", hint="Paint each bell twice.")[:63]
+        'Paint a jellyfish as a loose watercolour. Paint each bell twice.'
     """
-    ask = f"Paint {subject} as a loose watercolour. Reply with one ```js code block like the example."
+    said = f" {hint.strip()}" if hint else ""
+    ask = f"Paint {subject} as a loose watercolour.{said} Reply with one ```js code block like the example."
     if revisions <= 0:
         return ask
     judged = "your last painting is" if revision_reward == "last" else "the best of your paintings is"

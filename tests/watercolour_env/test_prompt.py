@@ -27,7 +27,10 @@ def test_the_command_prints_the_system_prompt_then_the_subjects_user_prompt():
     done = subprocess.run([WATERCOLOUR, "prompt", "--subject", " a jellyfish "], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     system, _, user = done.stdout.rpartition("\n\n")
-    assert user.strip() == "Paint a jellyfish as a loose watercolour. Reply with one ```js code block like the example."
+    assert user.strip() == (
+        "Paint a jellyfish as a loose watercolour. Paint the bell two or three times, a large pale wash first, then "
+        "deeper ones inside; trail the tentacles below. Reply with one ```js code block like the example."
+    )
     allowed = re.search(r"Paint only with these ten p5.brush methods: (.*)\.\n", system).group(1)
     assert {name.strip().removeprefix("brush.") for name in allowed.split(",")} == TEN
 
@@ -54,9 +57,10 @@ def test_the_command_reads_the_pools_subject_and_hint(tmp_path):
     from watercolour_env.pool import STARTER_POOL
 
     starter = subprocess.run([WATERCOLOUR, "prompt"], capture_output=True, text=True)
-    assert "- Paint each petal two or three times" in starter.stdout
+    assert "- Paint each shape two or three times" in starter.stdout  # three subjects: the generic line
     assert starter.stdout.endswith(
-        "\n\nPaint a peach hibiscus as a loose watercolour. Reply with one ```js code block like the example.\n"
+        "\n\nPaint a peach hibiscus as a loose watercolour. Paint each petal two or three times: a large wash first, "
+        "then a smaller, more opaque one inside. Reply with one ```js code block like the example.\n"
     )
     shutil.copytree(STARTER_POOL, tmp_path / "pool")
     (tmp_path / "pool" / "pool.toml").write_text('subject = "a jellyfish"\nhint = "Paint each bell twice."\n')
@@ -77,5 +81,6 @@ def test_the_command_asks_for_the_deployments_default_subject_as_the_server_woul
     env = {**os.environ, "WATERCOLOUR_DEFAULT_SUBJECT": "a white hibiscus"}
     done = subprocess.run([WATERCOLOUR, "prompt"], capture_output=True, text=True, env=env)
     assert done.stdout.endswith(
-        "\n\nPaint a white hibiscus as a loose watercolour. Reply with one ```js code block like the example.\n"
+        "\n\nPaint a white hibiscus as a loose watercolour. Paint each petal two or three times: a large wash first, "
+        "then a smaller, more opaque one inside. Reply with one ```js code block like the example.\n"
     )

@@ -61,7 +61,7 @@ class WatercolourArguments:
     model: str = field(default=EMBEDDED_POLICY, metadata={"help": "Model id, folder, .gguf, or the embedded policy."})
     subject: str | None = field(
         default=None,
-        metadata={"help": "What every prompt asks to paint; the server's default (its pool's subject) when unset."},
+        metadata={"help": "What to paint ('a; b': in turn, one a row); the server's default (its pool's) when unset."},
     )
     references: int | None = field(
         default=None,

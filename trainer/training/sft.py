@@ -90,7 +90,10 @@ def sketch_examples(pool: Pool, tiers: list[Tier]) -> list[dict]:
                 {
                     "prompt": [
                         {"role": "system", "content": system_prompt(pool.declaration.hint)},
-                        {"role": "user", "content": user_prompt(ref.subject)},
+                        {
+                            "role": "user",
+                            "content": user_prompt(ref.subject, hint=pool.declaration.subject_hint(ref.subject)),
+                        },
                     ],
                     "completion": [{"role": "assistant", "content": f"```js\n{ref.sketch.strip()}\n```"}],
                     "id": ref.id,

@@ -15,20 +15,18 @@ import sys
 import time
 from pathlib import Path
 
-from datasets import Dataset
 from peft import LoraConfig
 from tqdm.auto import tqdm
 from transformers import TrainerCallback
 from trl import GRPOTrainer
 
-from watercolour_env import WatercolourEnv
 from watercolour_env.client import parse_reward_weights
 from watercolour_env.errors import ConfigError
-from watercolour_env.prompt import REPLY_PRIMER
 from watercolour_trainer.episodes.revisions import RevisionReward, give_tools
 from watercolour_trainer.episodes.rewards import EnvironmentReward
 from watercolour_trainer.record.rollouts import curve_rows
 from watercolour_trainer.training.arguments import WatercolourArguments, parse_arguments
+from watercolour_trainer.training.dataset import build_dataset, split_subjects
 from watercolour_trainer.training.grpo_tools import ConcurrentToolsTrainer
 from watercolour_trainer.training.policy import load_policy, stop_at_closing_fence
 from watercolour_trainer.training.processes import SharedRolloutLog
@@ -40,36 +38,6 @@ ROOM_PER_PAINTING = 1100
 """Completion tokens an episode with revisions wants a painting, below which `train` warns: the
 warm start's longest sketch (947 tokens), a tenth more as a JSON argument, and its critique
 (about 80). docs/LOG.md, 2026-12-05."""
-
-
-def build_dataset(args: WatercolourArguments, tokenizer, template_kwargs: dict | None = None) -> Dataset:  # noqa: ANN001
-    """One row per prompt from the environment's own `reset` (system prompt + subject).
-
-    With `prime_reply`, the prompt is the chat-templated text followed by the reply primer and
-    the primer travels in column `reply_primer` so the reward sends primer + completion.
-    """
-    rows = []
-    url = args.replica_urls()[0]  # replicas score alike (checked); the prompt is the same on each
-    with WatercolourEnv(base_url=url, message_timeout_s=args.episode_timeout_s).sync() as env:
-        for i in range(args.n_prompts):
-            revising = {"revisions": args.revisions, "revision_reward": args.revision_reward} if args.revisions else {}
-            obs = env.reset(seed=args.base_seed + i, subject=args.subject, **revising).observation
-            messages = [{"role": "system", "content": obs.system_prompt}, {"role": "user", "content": obs.prompt}]
-            if args.prime_reply:
-                text = tokenizer.apply_chat_template(
-                    messages, add_generation_prompt=True, tokenize=False, **(template_kwargs or {})
-                )
-                rows.append(
-                    {
-                        "prompt": text + REPLY_PRIMER,
-                        "reply_primer": REPLY_PRIMER,
-                        "seed": obs.seed,
-                        "subject": obs.subject,
-                    }
-                )
-            else:
-                rows.append({"prompt": messages, "reply_primer": "", "seed": obs.seed, "subject": obs.subject})
-    return Dataset.from_list(rows)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -112,7 +80,8 @@ def run(args: WatercolourArguments, config) -> None:  # noqa: ANN001 (a GRPOConf
         max_parallel=args.max_parallel,
         **revising,
     )
-    reward.check_configuration(args.subject)  # a refused configuration stops here, before the model loads
+    for subject in split_subjects(args.subject):  # a refused configuration stops here, before the model loads
+        reward.check_configuration(subject)
     if args.revisions:
         reward.check_sessions(config.generation_batch_size)
     args.episode_timeout_s = reward.timeout_s  # the server's deadline plus a margin, unless given

@@ -16,14 +16,14 @@ held out, two of those five template paintings score 0.055.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tqdm import tqdm
 
 from watercolour_env.errors import ConfigError
 from watercolour_env.pool import Pool, Tier
-from watercolour_env.pool.declaration import PoolDeclaration, write_declaration
+from watercolour_env.pool.declaration import write_declaration
 from watercolour_env.server.app import guard_encoder
 from watercolour_env.server.copies import CopyGuard
 from watercolour_env.server.pool_route import reference_reward
@@ -68,7 +68,7 @@ def held_out_rewards(pool: Pool, settings: ServerSettings) -> list[HeldOut]:
         )
     weights = settings.weights()
     options = settings.term_options()
-    plain = PoolDeclaration(pool.declaration.subject, pool.declaration.hint)
+    plain = replace(pool.declaration, oracle=None)
     whole = Rubric(weights, build_terms(options, dict(weights), pool), settings.fail_reward)
     gold = getattr(whole.terms.get("gold"), "pool", None)  # the server's guard holds the gold pool's too
     encoder = guard_encoder(whole)  # and checks pictures at any seed with it
@@ -98,6 +98,6 @@ def declare_oracle(folder: Path, painting: str) -> None:
     """
     folder = Path(folder)
     pool = Pool.from_folder(folder, hold_out=False)  # a stale oracle line is what is being replaced
-    declared = PoolDeclaration(pool.declaration.subject, pool.declaration.hint, painting)
+    declared = replace(pool.declaration, oracle=painting)
     Pool(pool.rated, pool.source, pool.declared_subjects, declared)  # the loader's checks, before writing
     write_declaration(folder, declared)

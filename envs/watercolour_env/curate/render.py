@@ -9,7 +9,7 @@ import logging
 import statistics
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from PIL import Image, ImageDraw
@@ -73,7 +73,7 @@ def pool_subject(folder: Path, asked: str | None = None) -> str:
         )
     try:
         if declared.subject is None:
-            write_declaration(folder, PoolDeclaration(subject, declared.hint, declared.oracle))
+            write_declaration(folder, replace(declared, subject=subject))
         else:
             PoolDeclaration(subject)
     except ValueError as err:

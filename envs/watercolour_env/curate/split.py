@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import re
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 import typer
@@ -68,14 +69,13 @@ def split_command(
     """
     from watercolour_env.curate.hub import write_folder
     from watercolour_env.pool import STARTER_POOL
-    from watercolour_env.pool.declaration import PoolDeclaration
 
     whole = Pool.load(pool or str(STARTER_POOL))
     declared = whole.declaration
     proxy, gold = split_pool(whole, seed)
     halves = {
         "proxy": (proxy + ([whole.oracle] if whole.oracle else []), declared),
-        "gold": (gold, PoolDeclaration(declared.subject, declared.hint)),
+        "gold": (gold, replace(declared, oracle=None)),
     }
     for name, (paintings, declaration) in halves.items():
         # refuses a half without love or okay

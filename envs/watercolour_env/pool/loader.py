@@ -19,7 +19,7 @@ from __future__ import annotations
 import io
 import json
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from PIL import Image
@@ -232,7 +232,7 @@ class Pool:
         folder = Path(folder)
         declaration = read_declaration(folder)
         if not hold_out:
-            declaration = PoolDeclaration(declaration.subject, declaration.hint)
+            declaration = replace(declaration, oracle=None)
         rows = read_manifest(folder, declaration.subject or DEFAULT_SUBJECT)
         references = []
         for row in rows:

@@ -69,6 +69,7 @@ def build_app(settings: ServerSettings | None = None, renderer: Renderer | None 
         copy_guard=scoring.guard,
         coverage=scoring.coverage,
         oracle_id=pool.oracle.id if pool.oracle is not None else None,
+        subject_hint=pool.declaration.subject_hint,
     )
     if not settings.copy_guard:
         log.warning("WATERCOLOUR_COPY_GUARD=false: a reply that copies a painting of the pool earns its score")

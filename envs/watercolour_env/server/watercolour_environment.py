@@ -14,6 +14,7 @@ import random
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from importlib import metadata
 from typing import Any
 
@@ -97,7 +98,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         pool's copy guard (`copied_reference`; None turns it off), the id of the pool's oracle (the
         guard holds it like the pool; an episode reset with `oracle=True` may send it) and the subjects its pool covers
         (a reset for another subject with the embedded scorer weighed is refused; None: any), and
-        the system prompt every observation carries (`prompt.system_prompt` with the pool's hint).
+        the system prompt (with the pool's hint) and a subject's line (`PoolDeclaration.subject_hint`).
     Version: the package's, as `/metadata` reports it; what changed when is in docs/LOG.md.
 
     Example:
@@ -123,11 +124,12 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         system_prompt: str = SYSTEM_PROMPT,
         oracle_id: str | None = None,
         max_revisions: int = DEFAULT_MAX_REVISIONS,
+        subject_hint: Callable[[str], str | None] = lambda subject: None,
     ) -> None:
         super().__init__()
         self._max_revisions = max_revisions
         self._turns: list[tuple[float, list[RewardComponent], bool]] = []  # each scored painting: reward, parts, passed
-        self._system_prompt = system_prompt
+        self._system_prompt, self._subject_hint = system_prompt, subject_hint  # what the prompts say
         self._copy_guard = copy_guard
         self._oracle_id = oracle_id
         self._coverage = coverage
@@ -384,7 +386,7 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
             subject=s.subject,
             seed=s.seed,
             system_prompt=self._system_prompt,
-            prompt=user_prompt(s.subject, s.revisions, s.revision_reward),
+            prompt=user_prompt(s.subject, s.revisions, s.revision_reward, self._subject_hint(s.subject)),
             **fields,
         )
 

@@ -89,10 +89,40 @@ def test_a_pools_subject_is_the_declared_one_else_most_loved_else_the_default():
     assert Pool([reference("g", Tier.LOVE, ""), refs[3]]).subject == "a peach hibiscus"
 
 
-def test_the_starter_declares_its_subject_and_the_petal_line_it_was_trained_with():
+def test_the_starter_declares_its_subject_and_a_line_for_each_of_its_subjects():
     pool = Pool.load(str(STARTER_POOL))
     assert pool.subject == "a peach hibiscus"
-    assert "- Paint each petal two or three times: a large wash first" in system_prompt(pool.declaration.hint)
+    assert "petal" not in system_prompt(pool.declaration.hint)  # three subjects: the system prompt names none
+    hint = pool.declaration.subject_hint
+    assert hint("a peach hibiscus").startswith("Paint each petal two or three times: a large wash first")
+    assert "bell" in hint("a jellyfish") and "petal" not in hint("a jellyfish")
+    assert "branch" in hint("a songbird on a branch") and hint("a blue whale") is None
+    assert sorted(pool.declaration.hints) == sorted(pool.coverage().subjects)  # a line for every subject
+
+
+def test_a_subjects_line_goes_into_its_user_prompt_only(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from watercolour_env.server.app import build_app
+    from watercolour_env.server.settings import load_settings
+
+    with TestClient(build_app(load_settings(), renderer=object())) as client:
+        said = {
+            s: client.post("/reset", json={"subject": s}).json()["observation"] for s in ("a jellyfish", "a hibiscus")
+        }
+    assert said["a jellyfish"]["prompt"].startswith("Paint a jellyfish as a loose watercolour. Paint the bell two")
+    assert said["a hibiscus"]["prompt"].startswith("Paint a hibiscus as a loose watercolour. Paint each petal two")
+    assert said["a jellyfish"]["system_prompt"] == said["a hibiscus"]["system_prompt"] == system_prompt()
+
+
+def test_hints_are_a_table_of_lines_written_back_as_read(tmp_path):
+    text = '[hints]\n"a koi" = "Paint each fin twice."\n'
+    declared = parse_declaration(text.encode(), "pool.toml")
+    assert declared.hints == {"a koi": "Paint each fin twice."}
+    assert parse_declaration(declared.to_toml().encode(), "again") == declared
+    for bad in ('hints = "Paint"\n', '[hints]\n"a koi" = 3\n', '[hints]\n"a koi" = ""\n', '[hints]\n"" = "x"\n'):
+        with pytest.raises(ConfigError, match="hints"):
+            parse_declaration(bad.encode(), "pool.toml")
 
 
 def test_a_pool_without_a_hint_gets_a_prompt_with_no_petal_in_it():
@@ -230,8 +260,11 @@ def test_a_declared_subject_its_paintings_do_not_cover_refuses_the_server_naming
 def test_sft_prompts_the_warm_start_with_the_hint_the_default_server_serves():
     from tests.conftest import REPO
 
-    corpus = Pool.load(str(REPO / "trainer" / "corpus" / "warmstart"))
-    assert system_prompt(corpus.declaration.hint) == system_prompt(Pool.load(str(STARTER_POOL)).declaration.hint)
+    corpus, starter = (
+        Pool.load(str(folder)).declaration for folder in (REPO / "trainer/corpus/warmstart", STARTER_POOL)
+    )
+    assert system_prompt(corpus.hint) == system_prompt(starter.hint)
+    assert corpus.subject_hint("a hibiscus") == starter.subject_hint("a hibiscus") is not None
 
 
 def test_a_server_on_a_jellyfish_pool_asks_for_a_jellyfish_without_petals(tmp_path):

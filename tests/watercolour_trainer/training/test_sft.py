@@ -8,7 +8,7 @@ import pytest
 from tests.conftest import WATERCOLOUR
 from watercolour_env.errors import ConfigError
 from watercolour_env.pool import STARTER_POOL, Pool, Tier
-from watercolour_env.prompt import SYSTEM_PROMPT, user_prompt
+from watercolour_env.prompt import PETAL_HINT, SYSTEM_PROMPT, user_prompt
 from watercolour_trainer.training.sft import at_most, main, parse_tiers, sketch_examples
 
 pytestmark = pytest.mark.train
@@ -29,7 +29,7 @@ def test_each_painting_of_the_chosen_tiers_is_one_chat_example_with_the_environm
     first = examples[0]
     assert first["prompt"] == [
         {"role": "system", "content": SYSTEM_PROMPT},
-        {"role": "user", "content": user_prompt("a hibiscus")},
+        {"role": "user", "content": user_prompt("a hibiscus", hint=PETAL_HINT)},  # what the server asks
     ]
     sketch = (STARTER_POOL / "sketches" / f"{first['id']}.js").read_text().strip()
     assert first["completion"] == [{"role": "assistant", "content": f"```js\n{sketch}\n```"}]
