@@ -47,6 +47,7 @@ def build_app(settings: ServerSettings | None = None, renderer: Renderer | None 
             refuses what the settings point it at.
     """
     settings = settings or load_settings()
+    one_blas_thread()
     scoring = build_scoring(settings)
     pool, rubric, subject = scoring.pool, scoring.rubric, scoring.subject
     if renderer is None:
@@ -150,6 +151,20 @@ def build_scoring(settings: ServerSettings) -> Scoring:
     log.info("reward weights%s: %s", f" (preset {settings.preset})" if settings.preset else "", weights)
     guard = CopyGuard(guarded_pool(pool, rubric), encoder=guard_encoder(rubric)) if settings.copy_guard else None
     return Scoring(pool, subject, coverage, rubric, guard)
+
+
+def one_blas_thread() -> None:
+    """Limits numpy's BLAS to one thread a call, for the whole process (threadpoolctl).
+
+    The server scores many episodes at once, on threads, beside Chromium's renders. OpenBLAS
+    starts a thread a core for each product, and they spin against each other and the renders:
+    the copy guard's product of a painting's 72 orientations with the pool's 166 maps took 13 ms
+    on one thread and 190-290 ms with two on a busy 2-core machine; a step's scoring 0.11-0.39 s
+    against 0.09-4.1 s (docs/LOG.md, twenty-first session).
+    """
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1, user_api="blas")
 
 
 def install_error_answers(app: FastAPI) -> None:

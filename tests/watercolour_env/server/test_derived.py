@@ -158,3 +158,13 @@ def test_a_second_start_on_the_same_pool_computes_nothing_and_scores_the_same(tm
     assert warm.guard._sources == cold.guard._sources
     for scoring in (cold, warm):
         scoring.rubric.close()
+
+
+def test_the_server_runs_numpy_on_one_blas_thread():
+    from threadpoolctl import threadpool_info
+
+    from watercolour_env.server.app import build_app
+    from watercolour_env.server.settings import load_settings
+
+    build_app(load_settings(), renderer=object())
+    assert {pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"} == {1}
