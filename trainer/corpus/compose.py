@@ -14,12 +14,14 @@ one wash are rated "okay", the others "love".
 
 Run from the repository root:
 
-    python trainer/corpus/compose.py            # writes trainer/corpus/warmstart/sketches/*.js
+    python trainer/corpus/compose.py            # writes trainer/corpus/warmstart/sketches/*.js, all 96
     .venv/bin/watercolour pool render trainer/corpus/warmstart
     python trainer/corpus/compose.py --label    # tier, subject, author and notes in pool.jsonl
     .venv/bin/python trainer/corpus/check.py    # copy guard and taste model, per sketch
 
-Stdlib only and deterministic: the same seed writes the same 48 files.
+Stdlib only and deterministic: the same seed writes the same 48 files. The jellyfish and the
+songbirds come from the sibling generators compose_jellyfish.py and compose_songbird.py, which this
+script runs too (`subjects`), so that one command writes and labels the whole corpus.
 """
 
 from __future__ import annotations
@@ -28,13 +30,13 @@ import argparse
 import json
 import math
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "warmstart"
 COUNT = 48
 SEED = 1307
-AUTHOR = "watercolour team, trainer/corpus/compose.py"
 SUBJECT = "a hibiscus"
 REDRAW: dict[str, int] = {"warm-07": 2, "warm-12": 1, "warm-18": 1, "warm-22": 1, "warm-23": 1}
 """Sketch id -> how many times its choices were drawn again. The first draws of warm-07, -12 and -18
@@ -232,22 +234,47 @@ def plans() -> dict[str, dict]:
     return out
 
 
+def subjects() -> list[tuple[str, dict[str, dict], Callable[[str, dict], str]]]:
+    """(subject, sketch id -> choices, render) of the three generators: this one and its two siblings."""
+    import compose_jellyfish  # siblings: run as a script, this folder is on sys.path
+    import compose_songbird
+
+    return [
+        (SUBJECT, plans(), render),
+        (compose_jellyfish.SUBJECT, compose_jellyfish.plans(), compose_jellyfish.render),
+        (compose_songbird.SUBJECT, compose_songbird.plans(), compose_songbird.render),
+    ]
+
+
 def write() -> None:
-    """Writes every sketch under warmstart/sketches/."""
+    """Writes every sketch of the three subjects under warmstart/sketches/.
+
+    A file whose text is already there is left untouched, so that `pool render` (which trusts a
+    PNG newer than its sketch) does not render it again.
+    """
     folder = OUT / "sketches"
     folder.mkdir(parents=True, exist_ok=True)
-    for sketch_id, p in plans().items():
-        (folder / f"{sketch_id}.js").write_text(render(sketch_id, p))
-    print(f"wrote {COUNT} sketches to {folder}")
+    for subject, chosen, draw in subjects():
+        for sketch_id, p in chosen.items():
+            path, source = folder / f"{sketch_id}.js", draw(sketch_id, p)
+            if not path.exists() or path.read_text() != source:
+                path.write_text(source)
+        print(f"wrote {len(chosen)} sketches of {subject} to {folder}")
 
 
 def label() -> None:
     """Sets tier, subject, author and notes of every row of warmstart/pool.jsonl (after the render)."""
     path = OUT / "pool.jsonl"
-    tiers = {sketch_id: p["tier"] for sketch_id, p in plans().items()}
+    known = {
+        sketch_id: (p["tier"], subject, draw.__module__)
+        for subject, chosen, draw in subjects()
+        for sketch_id, p in chosen.items()
+    }
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     for row in rows:
-        row.update(tier=tiers.get(row["id"], "okay"), subject=SUBJECT, author=AUTHOR, notes="")
+        tier, subject, module = known.get(row["id"], ("okay", SUBJECT, "compose"))
+        module = "compose" if module == "__main__" else module
+        row.update(tier=tier, subject=subject, author=f"watercolour team, trainer/corpus/{module}.py", notes="")
     path.write_text("".join(json.dumps(row) + "\n" for row in rows))
     print(f"labelled {len(rows)} rows of {path}")
 

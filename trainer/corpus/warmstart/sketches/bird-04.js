@@ -1,0 +1,58 @@
+// a wren on a branch
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  angleMode(DEGREES);
+  noLoop();
+}
+
+function draw() {
+  translate(-width / 2, -height / 2);
+  background(247, 243, 234);
+  brush.scaleBrushes(3);
+  brush.noStroke();
+  brush.fillBleed(0.05);
+  brush.fillTexture(0.45, 0.35);
+  brush.fill("#6e5444", 210);
+  leaf(-120, 350, 1, 455, 0.02);
+  leaf(198, 355, -1, 370, 0.02);
+  brush.fillBleed(0.15);
+  brush.fill("#6b903a", 180);
+  leaf(78, 353, 63, 77, 0.2);
+  bird(378, 289, 72, -1);
+}
+
+function bird(x, y, size, face) {
+  brush.fillBleed(0.2, "out");
+  brush.fillTexture(0.51, 0.38);
+  brush.fill("#f0d8b4", 179);
+  body(x, y, size, face);
+  brush.fill("#a8733c", 188);
+  body(x, y - size * 0.05, size * 0.82, face);
+  brush.fill("#83552c", 200);
+  leaf(x + face * size * 0.4, y - size * 0.3, 90 + face * 75, size * 1.2, 0.2);
+  brush.fill("#f0d0a0", 190);
+  brush.circle(x + face * size * 0.5, y + size * 0.1, size * 0.4);
+  brush.fillBleed(0.02);
+  brush.fill("#3a2c24", 230);
+  leaf(x + face * size * 1.1, y - size * 0.6, 90 - face * 90, size * 0.3, 0.2);
+  brush.circle(x + face * size, y - size * 0.6, 5);
+  for (let k = -1; k <= 1; k += 2) {
+    leaf(x + k * size * 0.15, y + size * 0.5, 90, size * 0.4, 0.05);
+  }
+}
+
+function body(x, y, size, face) {
+  leaf(x - face * size * 0.8, y + size * 0.2, 90 + face * 55, size * 1.1, 0.13);
+  leaf(x + face * size * 1.2, y - size * 0.45, 90 + face * 70, size * 2.6, 0.27);
+  brush.circle(x + face * size * 0.8, y - size * 0.55, size * 0.45);
+}
+
+function leaf(x, y, heading, size, fat) {
+  let c = cos(heading), d = sin(heading);
+  brush.beginShape(0.9);
+  for (let s = 0; s < 360; s += 45) {
+    let along = size * (1 - cos(s)) / 2, off = fat * size * sin(s);
+    brush.vertex(x + along * c - off * d, y + along * d + off * c);
+  }
+  brush.endShape(true);
+}

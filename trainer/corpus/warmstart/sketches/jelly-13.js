@@ -1,0 +1,57 @@
+// a pink jellyfish
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  angleMode(DEGREES);
+  noLoop();
+}
+
+function draw() {
+  translate(-width / 2, -height / 2);
+  background(245, 243, 237);
+  brush.scaleBrushes(3);
+  brush.noStroke();
+  brush.fillBleed(0.4);
+  brush.fillTexture(0.6, 0.2);
+  brush.fill("#dbeae6", 92);
+  brush.circle(396, 397, 232);
+  jelly(342, 246, 125, -39);
+}
+
+function jelly(x, y, size, drift) {
+  brush.fillBleed(0.05);
+  brush.fillTexture(0.3, 0.1);
+  brush.fill("#eab36c", 150);
+  for (let k = -2; k <= 2; k++) {
+    trail(x + k * size * 0.42, y, size * 2.1, 2, drift + k * 50);
+  }
+  brush.fill("#dc7ea9", 160);
+  for (let k = -1; k <= 1; k++) {
+    trail(x + k * size * 0.2, y - size * 0.1, size * 1.3, 9, drift + k * 70 + 40);
+  }
+  brush.fillBleed(0.2, "out");
+  brush.fillTexture(0.5, 0.3);
+  brush.fill("#ea92b6", 155);
+  dome(x, y, size, 14);
+}
+
+function dome(x, y, w, frill) {
+  brush.beginShape(0.5);
+  for (let a = 180; a <= 360; a += 15) {
+    brush.vertex(x + cos(a) * w, y + sin(a) * w * 0.66);
+  }
+  for (let s = 1; s < 8; s++) {
+    brush.vertex(x + w - s * w / 4, y + frill * (s % 2));
+  }
+  brush.endShape(true);
+}
+
+function trail(x, y, len, wide, phase) {
+  brush.beginShape(0.8);
+  for (let t = 0; t <= 1.01; t += 0.1) {
+    brush.vertex(x + t * 26 * sin(phase + t * 300) - wide * (1 - t * 0.7), y + len * t);
+  }
+  for (let t = 1; t >= -0.01; t -= 0.1) {
+    brush.vertex(x + t * 26 * sin(phase + t * 300) + wide * (1 - t * 0.7), y + len * t);
+  }
+  brush.endShape(true);
+}

@@ -1,0 +1,57 @@
+// a blue jellyfish
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  angleMode(DEGREES);
+  noLoop();
+}
+
+function draw() {
+  translate(-width / 2, -height / 2);
+  background(245, 243, 237);
+  brush.scaleBrushes(3);
+  brush.noStroke();
+  jelly(256, 245, 108, -18);
+}
+
+function jelly(x, y, size, drift) {
+  brush.fillBleed(0.05);
+  brush.fillTexture(0.3, 0.1);
+  brush.fill("#d8c07a", 150);
+  for (let k = -3; k <= 3; k++) {
+    trail(x + k * size * 0.28, y, size * 2.2, 2, drift + k * 50);
+  }
+  brush.fill("#6ba7d8", 160);
+  for (let k = -1; k <= 1; k++) {
+    trail(x + k * size * 0.2, y - size * 0.1, size * 1.5, 7, drift + k * 70 + 40);
+  }
+  brush.fillBleed(0.3, "out");
+  brush.fillTexture(0.58, 0.27);
+  brush.fill("#cde3f3", 167);
+  dome(x, y, size, 14);
+  brush.fill("#8ec0e5", 193);
+  dome(x, y - size * 0.1, size * 0.73, 11);
+  brush.fill("#4d8cc4", 212);
+  dome(x, y - size * 0.18, size * 0.49, 7);
+}
+
+function dome(x, y, w, frill) {
+  brush.beginShape(0.5);
+  for (let a = 180; a <= 360; a += 15) {
+    brush.vertex(x + cos(a) * w, y + sin(a) * w * 0.78);
+  }
+  for (let s = 1; s < 8; s++) {
+    brush.vertex(x + w - s * w / 4, y + frill * (s % 2));
+  }
+  brush.endShape(true);
+}
+
+function trail(x, y, len, wide, phase) {
+  brush.beginShape(0.8);
+  for (let t = 0; t <= 1.01; t += 0.1) {
+    brush.vertex(x + t * 22 * sin(phase + t * 300) - wide * (1 - t * 0.7), y + len * t);
+  }
+  for (let t = 1; t >= -0.01; t -= 0.1) {
+    brush.vertex(x + t * 22 * sin(phase + t * 300) + wide * (1 - t * 0.7), y + len * t);
+  }
+  brush.endShape(true);
+}

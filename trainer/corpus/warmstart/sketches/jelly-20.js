@@ -1,0 +1,61 @@
+// a lilac jellyfish
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  angleMode(DEGREES);
+  noLoop();
+}
+
+function draw() {
+  translate(-width / 2, -height / 2);
+  background(250, 248, 244);
+  brush.scaleBrushes(3);
+  brush.noStroke();
+  brush.fillBleed(0.4);
+  brush.fillTexture(0.6, 0.2);
+  brush.fill("#d9e9f0", 97);
+  brush.circle(297, 369, 238);
+  jelly(263, 253, 97, 57);
+}
+
+function jelly(x, y, size, drift) {
+  brush.fillBleed(0.05);
+  brush.fillTexture(0.3, 0.1);
+  brush.fill("#e6b5c8", 150);
+  for (let k = -4; k <= 4; k++) {
+    trail(x + k * size * 0.21, y, size * 2.3, 2, drift + k * 50);
+  }
+  brush.fill("#a98bd1", 160);
+  for (let k = -1; k <= 1; k++) {
+    trail(x + k * size * 0.2, y - size * 0.1, size * 1.7, 10, drift + k * 70 + 40);
+  }
+  brush.fillBleed(0.26, "out");
+  brush.fillTexture(0.63, 0.3);
+  brush.fill("#e0d3f0", 155);
+  dome(x, y, size, 13);
+  brush.fill("#bba2dd", 179);
+  dome(x, y - size * 0.09, size * 0.75, 8);
+  brush.fill("#8b68bd", 217);
+  dome(x, y - size * 0.19, size * 0.46, 5);
+}
+
+function dome(x, y, w, frill) {
+  brush.beginShape(0.5);
+  for (let a = 180; a <= 360; a += 15) {
+    brush.vertex(x + cos(a) * w, y + sin(a) * w * 0.81);
+  }
+  for (let s = 1; s < 8; s++) {
+    brush.vertex(x + w - s * w / 4, y + frill * (s % 2));
+  }
+  brush.endShape(true);
+}
+
+function trail(x, y, len, wide, phase) {
+  brush.beginShape(0.8);
+  for (let t = 0; t <= 1.01; t += 0.1) {
+    brush.vertex(x + t * 29 * sin(phase + t * 300) - wide * (1 - t * 0.7), y + len * t);
+  }
+  for (let t = 1; t >= -0.01; t -= 0.1) {
+    brush.vertex(x + t * 29 * sin(phase + t * 300) + wide * (1 - t * 0.7), y + len * t);
+  }
+  brush.endShape(true);
+}
