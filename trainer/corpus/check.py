@@ -26,8 +26,8 @@ from watercolour_env.server.reward.embedded import EmbeddedScorer
 from watercolour_trainer.training.policy import embedded_gguf
 
 pool = Pool.load(str(STARTER_POOL))
-guard = CopyGuard(pool)
 scorer = EmbeddedScorer.fit(pool, folds=0)
+guard = CopyGuard(pool, encoder=scorer.encoder)  # as the server holds it: at any seed and place too
 gguf = embedded_gguf()
 tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
 d = pathlib.Path(__file__).resolve().parent / "warmstart"
@@ -42,6 +42,8 @@ for row in map(json.loads, (d / "pool.jsonl").read_text().splitlines()):
     src = (d / row["sketch"]).read_text()
     png = (d / row["image"]).read_bytes()
     s, p = guard.closest(src, png)
+    copied = guard.match(src, png)  # the server's verdict, the joint check at any seed and place included
+    found[subject]["copies"].extend([row["id"]] if copied else [])
     sc = scorer.score(png, subject)
     tokens = len(tokenizer(src, add_special_tokens=False)["input_ids"])  # the sketch bare; sft's fence adds 4
     for key, value in [("source", s.similarity), ("picture", p.similarity), ("score", sc), ("chars", len(src))]:
@@ -55,12 +57,14 @@ for row in map(json.loads, (d / "pool.jsonl").read_text().splitlines()):
         f"source {s.similarity:.2f} {s.reference}",
         f"picture {p.similarity:.2f} {p.reference}",
         f"score {sc:.3f}",
+        f"COPY of {copied.reference} ({copied.level} {copied.similarity:.2f})" if copied else "",
     )
 for subject, f in found.items():
     above = sum(sc > okay[subject] for sc in f["score"])
     print(f"== {subject}: {len(f['score'])} sketches")
     print(f"okay median {okay[subject]:.3f}, above {above} of {len(f['score'])}")
     print(f"max source share {max(f['source']):.2f}, max picture similarity {max(f['picture']):.2f}")
+    print(f"copies the server would refuse: {', '.join(f['copies']) or 'none'}")
     sc, ch, tk = f["score"], f["chars"], f["tokens"]
     print(f"score min {min(sc):.3f} median {statistics.median(sc):.3f} max {max(sc):.3f}")
     print(f"characters min {min(ch)} median {statistics.median(ch):g} max {max(ch)}")

@@ -7,25 +7,25 @@ function setup() {
 
 function draw() {
   translate(-width / 2, -height / 2);
-  background(246, 241, 230);
+  background(250, 246, 238);
   brush.scaleBrushes(3);
   brush.noStroke();
   brush.fill("#587f4a", 190);
   brush.fillTexture(0.4, 0.3);
+  brush.fillBleed(0.02);
+  leaf(275, 363, 103, 219, 0.02);
   brush.fillBleed(0.2);
-  leaf(322, 351, 55, 162, 0.3);
-  bloom(280, 291, 141, 10);
+  leaf(232, 247, 230, 142, 0.3);
+  leaf(370, 311, 359, 142, 0.3);
+  leaf(261, 358, 120, 126, 0.3);
+  bloom(287, 312, 149, 20);
 }
 
 function bloom(x, y, reach, turn) {
-  brush.fillBleed(0.29, "out");
-  brush.fillTexture(0.49, 0.32);
-  brush.fill("#f6c3d3", 203);
+  brush.fillBleed(0.3, "out");
+  brush.fillTexture(0.43, 0.5);
+  brush.fill("#ea7ea2", 199);
   petals(x, y, turn, reach, 1);
-  brush.fill("#ea7ea2", 200);
-  petals(x, y, turn, reach * 0.89, 0.6);
-  brush.fill("#c43c72", 220);
-  petals(x, y, turn, reach * 0.52, 0.54);
   brush.fillBleed(0.07);
   brush.fill("#6e1238", 250);
   petals(x, y, turn, reach * 0.3, 0.4);
