@@ -81,7 +81,7 @@ def table(result: dict) -> str:
             if se is None:
                 se_text, verdict = "s.e. not measured: under 3 steps a window", "no verdict"
             else:
-                se_text = f"2 s.e. {2 * se:.3f}"
+                se_text = f"twice its standard error: {2 * se:.3f}"
             lines.append(
                 f"since the gold's best steps, {by['gold_peak']}: gold {-by['gold_fall']:+.3f} "
                 f"({se_text}), proxy {by['proxy_rise']:+.3f}: {verdict}"
@@ -93,7 +93,9 @@ def table(result: dict) -> str:
     if rows := result.get("variety"):
         lines += [
             "",
-            "variety, the mean of each step's (near-duplicates: within a group; colours: distinct hex a step):",
+            "variety of the sketches, each a mean over the third's steps: alike (as above, over sketches), distinct "
+            "(share no other sketch of its step repeats word for word), near-dup (share with another of its group "
+            "sharing 80% of its lines), colours (distinct hex colours a step)",
             "subject                  third   steps  alike  distinct  near-dup  colours",
         ]
         for row in rows:

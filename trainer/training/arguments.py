@@ -61,7 +61,7 @@ class WatercolourArguments:
     model: str = field(default=EMBEDDED_POLICY, metadata={"help": "Model id, folder, .gguf, or the embedded policy."})
     subject: str | None = field(
         default=None,
-        metadata={"help": "What to paint ('a; b': in turn, one a row); the server's default (its pool's) when unset."},
+        metadata={"help": "What to paint; 'a; b; c': each in turn, row by row (each one the pool covers)."},
     )
     references: int | None = field(
         default=None,

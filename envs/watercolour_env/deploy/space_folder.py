@@ -27,8 +27,9 @@ TRAINER_DATA = (
     "trainer/corpus/",
     "trainer/adapters/smollm2_135m_starter/adapter_model.",
     "trainer/adapters/smollm2_135m_demo/adapter_model.",
+    "trainer/adapters/smollm2_135m_three/adapter_model.",
 )
-"""What the environment's Space leaves out of trainer/: 19 MB of LoRA weights and the SFT corpus
+"""What the environment's Space leaves out of trainer/: 29 MB of LoRA weights and the SFT corpus
 (pyproject's package-data globs match nothing then, which an install accepts)."""
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 from collections import Counter
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -30,6 +31,8 @@ from watercolour_env.pool.declaration import DECLARATION, PoolDeclaration, parse
 from watercolour_env.pool.subjects import DECLARED, SubjectCoverage, declared_subjects, parse_subjects
 from watercolour_env.prompt import DEFAULT_SUBJECT
 from watercolour_env.terms import TIER_NAMES, Tier
+
+log = logging.getLogger(__name__)
 
 MANIFEST = "pool.jsonl"
 STARTER_POOL = Path(__file__).resolve().parent / "starter"
@@ -156,6 +159,10 @@ class Pool:
             else:  # a dataset: into a folder first
                 todo = f"`watercolour pool pull {source or 'SPEC'} FOLDER`, then `watercolour pool rate FOLDER`"
             raise ConfigError(f"the pool {source or '(in memory)'} has no {' and no '.join(missing)} painting: {todo}")
+        strays = [s for s in self.declaration.hints if not self.coverage().covers(s)]
+        if strays:  # a misspelt subject would drop its line silently; a pool cut to fewer subjects keeps it
+            said = f"the pool {source or '(in memory)'}: pool.toml has a [hints] line for {strays[0]!r}, which none"
+            log.warning(f"{said} of its paintings is of ({self.coverage().describe()}): it reaches no episode")
 
     def _held_out(self, references: list[Reference], oracle: str | None) -> Reference | None:
         """The painting `pool.toml` names as the oracle, checked to be a rated `love` painting."""

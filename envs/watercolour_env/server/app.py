@@ -223,10 +223,16 @@ def warm() -> str:
     settings = load_settings()
     scoring = build_scoring(settings)
     scoring.rubric.close()
-    root = derived.cache_root()
-    where = f"kept in {root / derived.code_digest()}" if root else "kept nowhere (WATERCOLOUR_CACHE_DIR=off)"
+    root, tally = derived.cache_root(), derived.TALLY
+    said = f"{tally['read']} rows read from the cache, {tally['computed']} computed"
+    if root is None:
+        said += ", none kept (WATERCOLOUR_CACHE_DIR=off)"
+    elif tally["unwritable"]:
+        said += f", none kept: {tally['unwritable']}; set WATERCOLOUR_CACHE_DIR to a folder you can write"
+    elif tally["computed"]:
+        said += f" and kept in {root / derived.code_digest()}"
     took = time.perf_counter() - started
-    return f"{len(scoring.pool.references)} paintings of {scoring.pool.source} ready in {took:.1f} s, {where}"
+    return f"{len(scoring.pool.references)} paintings of {scoring.pool.source} ready in {took:.1f} s: {said}"
 
 
 def main(host: str | None = None, port: int | None = None) -> None:

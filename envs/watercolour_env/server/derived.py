@@ -39,6 +39,8 @@ PACKAGE = Path(__file__).resolve().parents[1]
 
 
 _configured: list[str] = []
+TALLY: dict = {"read": 0, "computed": 0, "kept": 0, "unwritable": None}
+"""This process's rows read from the cache, computed, kept; why it could not keep them (None: it could)."""
 
 
 def default_cache_dir() -> str:
@@ -89,14 +91,17 @@ def rows(
     names = [hashlib.sha256(salt + b"\0" + data).hexdigest() + ".npy" for data in inputs]
     out: list[np.ndarray | None] = [_read(folder / name) if folder else None for name in names]
     todo = [i for i, row in enumerate(out) if row is None]
+    TALLY["read"] += len(inputs) - len(todo)
+    TALLY["computed"] += len(todo)
     if todo:
         fresh = compute([inputs[i] for i in todo])
+        kept = 0
         for i, row in zip(todo, fresh, strict=True):
             out[i] = np.asarray(row)
-            if folder is not None:
-                _write(folder / names[i], out[i])
-        if folder is not None:
-            log.info("%s: %d of %d computed, kept in %s", kind, len(todo), len(inputs), folder)
+            kept += folder is not None and _write(folder / names[i], out[i])
+        TALLY["kept"] += kept
+        where = f"kept in {folder}" if kept == len(todo) else "not kept"
+        log.info("%s: %d of %d computed, %s", kind, len(todo), len(inputs), where)
     return [row for row in out if row is not None]
 
 
@@ -115,7 +120,8 @@ def _read(path: Path) -> np.ndarray | None:
         return None
 
 
-def _write(path: Path, row: np.ndarray) -> None:
+def _write(path: Path, row: np.ndarray) -> bool:
+    """Keeps one row; False (said once, at INFO) when the folder cannot be written."""
     try:
         if not path.parent.is_dir():
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -124,13 +130,20 @@ def _write(path: Path, row: np.ndarray) -> None:
             np.save(handle, row, allow_pickle=False)
         os.chmod(handle.name, 0o644)  # as a file written the usual way: another user may read it
         os.replace(handle.name, path)  # whole or absent: a reader never sees half a file
+        return True
     except OSError as err:
-        _unwritable(str(path.parents[2]), str(err))
+        TALLY["unwritable"] = f"{path.parents[2]} cannot be written here ({err.strerror or err})"
+        _unwritable(TALLY["unwritable"])
+        return False
 
 
 @functools.cache
-def _unwritable(root: str, reason: str) -> None:
-    log.info("the cache %s is read-only here (%s): what is missing from it is computed at each start", root, reason)
+def _unwritable(said: str) -> None:
+    log.info(
+        "the cache %s: what is missing from it is computed at each start; set WATERCOLOUR_CACHE_DIR to a folder "
+        "this user can write (or off)",
+        said,
+    )
 
 
 def _prune(current: Path) -> None:

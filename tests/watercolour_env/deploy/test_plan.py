@@ -90,7 +90,7 @@ def test_a_dry_run_of_env_with_replicas_writes_the_folder_and_every_call(tmp_pat
     hacks = {"validation/canaries/" + Path(p).name for p in tracked("spaces/env/validation/canaries")}
     validation = {p.removeprefix("spaces/env/") for p in tracked("spaces/env/validation")}
     weights = {p for p in tracked("trainer/adapters") if p.endswith(".safetensors")}
-    assert len(weights) == 2 and tracked("trainer/corpus")  # what the server never reads
+    assert len(weights) == 3 and tracked("trainer/corpus")  # what the server never reads
     assert files_in(folder) == (
         tracked("envs")
         | (tracked("trainer") - weights - tracked("trainer/corpus"))

@@ -312,3 +312,14 @@ def test_the_subjects_a_pool_declares_travel_with_push_and_pull(tmp_path):
     (tmp_path / "upload" / "subjects.txt").unlink()  # pulled again over the folder, from a pool declaring none
     write_folder(Pool.from_hub(str(tmp_path / "upload")), tmp_path / "pulled")
     assert not (tmp_path / "pulled" / "subjects.txt").exists()
+
+
+def test_a_hint_for_a_subject_the_pool_has_no_painting_of_is_said(tmp_path, caplog):
+    folder = tmp_path / "pool"
+    shutil.copytree(STARTER_POOL, folder)
+    text = (folder / "pool.toml").read_text()
+    (folder / "pool.toml").write_text(text.replace('"a jellyfish" = ', '"a jelly fish" = '))  # misspelt
+    with caplog.at_level("WARNING"):
+        pool = Pool.load(str(folder))
+    assert "[hints] line for 'a jelly fish', which none of its paintings is of" in caplog.text
+    assert pool.declaration.subject_hint("a jellyfish") is None  # what the warning is about

@@ -72,7 +72,7 @@ def test_a_folder_that_cannot_be_written_is_only_read(tmp_path, monkeypatch, cap
         assert derived.rows("kind", [b"abc"], compute)[0].tolist() == [3, 97]
         assert derived.rows("kind", [b"abc"], compute)[0].tolist() == [3, 97]
     assert compute.asked == [b"abc", b"abc"]
-    assert "read-only here" in caplog.text
+    assert "cannot be written here" in caplog.text and "set WATERCOLOUR_CACHE_DIR" in caplog.text
 
 
 @pytest.mark.parametrize("value", ["off", "OFF", ""])

@@ -97,7 +97,7 @@ def test_sft_writes_an_adapter_that_grpo_starts_from(tiny_policy, tmp_path):
     assert run.returncode == 0, run.stderr[-2000:]
     assert (out / "adapter_config.json").is_file() and (out / "adapter_model.safetensors").is_file()
     provenance = json.loads((out / "sft_provenance.json").read_text())
-    assert provenance["steps"] == 2 and len(provenance["examples"]) == 48  # the warm-start corpus: 36 love + 12 okay
+    assert provenance["steps"] == 2 and len(provenance["examples"]) == 96  # the warm-start corpus: 71 love + 25 okay
     assert provenance["command"].startswith("watercolour sft --model ")
 
     from watercolour_trainer.training.policy import load_policy
@@ -149,14 +149,14 @@ def test_sft_refuses_revisions_the_server_or_the_range_does_not_allow_before_a_m
 
 @pytest.fixture
 def two_sketch_corpus(tmp_path):
-    """The warm-start corpus cut to its first two rows (a pool folder of its own)."""
+    """The warm-start corpus cut to its first two hibiscus (a pool folder of its own)."""
     import shutil
 
     from watercolour_trainer.training.sft import WARMSTART_CORPUS
 
     folder = tmp_path / "corpus"
     shutil.copytree(WARMSTART_CORPUS, folder, ignore=shutil.ignore_patterns("sheets"))
-    lines = (folder / "pool.jsonl").read_text().splitlines()[:2]
+    lines = [line for line in (folder / "pool.jsonl").read_text().splitlines() if '"warm-0' in line][:2]
     (folder / "pool.jsonl").write_text("".join(line + "\n" for line in lines))
     return folder
 
