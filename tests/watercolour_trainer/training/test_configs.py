@@ -61,3 +61,18 @@ def test_the_revisions_run_starts_from_the_adapter_sft_tools_leaves_and_has_room
     assert config.max_completion_length >= 3 * 947  # three of the corpus's longest sketches (docs/LOG.md)
     # a turn has room for the 64-episode table's paint calls up to their 99th percentile, 1,108 tokens (docs/LOG.md)
     assert 1108 < args.max_turn_tokens and 3 * args.max_turn_tokens <= config.max_completion_length
+
+
+def test_the_second_run_asks_for_each_of_the_pools_three_subjects_in_every_step_and_keeps_its_best():
+    from watercolour_env.pool import Pool
+    from watercolour_trainer.training.dataset import split_subjects
+
+    args, config = grpo(CONFIGS / "h200-three.yaml")
+    subjects = split_subjects(args.subject)
+    declaration = Pool.load(str(STARTER_POOL)).declaration
+    assert subjects == ["a hibiscus", "a jellyfish", "a songbird on a branch"]
+    assert all(declaration.subject_hint(s) for s in subjects)  # each its own line, none the generic one
+    # in order, 6 prompts a step: rows i..i+5 ask for subjects i mod 3, so each step holds 2 of each
+    assert not config.shuffle_dataset and config.per_device_train_batch_size // config.num_generations == 6
+    assert args.keep_best_gold and config.save_total_limit >= 2  # the best and the newest both kept
+    assert config.beta > 0 and args.adapter.endswith("smollm2_135m_three")
