@@ -135,12 +135,16 @@ def evaluate(
     replies: Path = typer.Option(
         None, exists=True, dir_okay=False, help="Step these replies instead of sampling (an eval's JSON, or JSONL)."
     ),
-    seeds: int = typer.Option(8, min=1, help="Episodes per subject (seeds 0..N-1)."),
+    seeds: int = typer.Option(8, min=1, help="Episodes per subject (seeds FIRST_SEED..FIRST_SEED+N-1)."),
+    first_seed: int = typer.Option(0, min=0, help="The first seed; past a run's n_prompts, seeds it never trained on."),
     subject: list[str] = typer.Option(None, help="What to paint (repeatable); the server's default when omitted."),
     weights: str = typer.Option(None, help='Reward weights per episode: a preset or JSON, e.g. {"gate": 1}.'),
     temperature: float = typer.Option(1.0, min=0.01, help="Sampling temperature."),
     max_new_tokens: int = typer.Option(1600, min=1, help="The longest reply, in tokens."),
     parallel: int = typer.Option(4, min=1, help="Episodes stepped at once."),
+    sheets: Path = typer.Option(
+        None, file_okay=False, help="Write a contact sheet a subject here, and count its distinct paintings."
+    ),
     out: Path = typer.Option(
         Path("runs/eval/eval.json"), callback=output_path, help="Where to write every episode and the summary."
     ),
@@ -164,18 +168,28 @@ def evaluate(
         about = {"replies": str(replies)}
     else:
         asked = ev.prompts(env_url, subject or [None])  # None: the server's default subject
-        episodes = ev.generate(model, adapter, asked, seeds, temperature, max_new_tokens)
+        episodes = ev.generate(model, adapter, asked, seeds, temperature, max_new_tokens, first_seed)
         about = {
             "model": model,
             "adapter": adapter,
             "seeds": seeds,
+            "first_seed": first_seed,
             "temperature": temperature,
             "max_new_tokens": max_new_tokens,
         }
-    ev.step_all(env_url, episodes, parsed, parallel)
+    pngs = ev.step_all(env_url, episodes, parsed, parallel, images=sheets is not None)
     summary = ev.summarise(episodes)
+    subjects = list(dict.fromkeys(e.subject for e in episodes))
+    if len(subjects) > 1:
+        summary["by_subject"] = {s: ev.summarise([e for e in episodes if e.subject == s]) for s in subjects}
+    if sheets is not None:
+        summary["sheets"] = ev.write_sheets(sheets, episodes, pngs)
     ev.write(out, summary, episodes, {**about, "env_url": env_url, "weights": parsed})
     typer.echo(ev.table(summary, adapter or model if replies is None else str(replies)))
+    for name, part in summary.get("by_subject", {}).items():
+        typer.echo(ev.table(part, f"  {name}"))
+    for name, drawn in summary.get("sheets", {}).items():
+        typer.echo(f"{name}: {drawn['distinct']} distinct paintings of {drawn['painted']}, {drawn['sheet']}")
     typer.echo(f"every episode: {out}")
     if summary["unscored"] == summary["episodes"]:
         typer.echo(

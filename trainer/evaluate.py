@@ -11,13 +11,17 @@ leaves them out) and each component's mean; the JSON holds every episode, replie
 
 from __future__ import annotations
 
+import base64
 import concurrent.futures
+import io
 import json
+import re
 import statistics
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from watercolour_env.errors import ConfigError, read_text
+from watercolour_trainer.record.variety import NEAR, jaccard, lines_of
 
 
 @dataclass
@@ -99,8 +103,13 @@ def table(summary: dict, label: str) -> str:
     return "\n".join(lines)
 
 
-def step_all(env_url: str, episodes: list[Episode], weights: str | dict | None, parallel: int = 4) -> None:
+def step_all(
+    env_url: str, episodes: list[Episode], weights: str | dict | None, parallel: int = 4, images: bool = False
+) -> dict[int, bytes]:
     """Steps each episode's reply in a fresh episode of the server at `env_url`, filling its verdict.
+
+    Returns:
+        With `images`, each painted episode's 600x600 PNG by its index in `episodes`; else {}.
 
     Raises:
         ConfigError: the server refused the episode (e.g. weights for a scorer it lacks, a reply
@@ -110,20 +119,25 @@ def step_all(env_url: str, episodes: list[Episode], weights: str | dict | None, 
     from watercolour_env import WatercolourAction, WatercolourEnv
     from watercolour_env.client import talking_to
 
-    options = {} if weights is None else {"weights": weights}
+    options = ({} if weights is None else {"weights": weights}) | ({"return_image": True} if images else {})
+    pngs: dict[int, bytes] = {}
 
-    def run(episode: Episode) -> None:
+    def run(index: int) -> None:
+        episode = episodes[index]
         with talking_to(env_url), WatercolourEnv(base_url=env_url, message_timeout_s=300).sync() as env:
             env.reset(seed=episode.seed, subject=episode.subject, **options)
             result = env.step(WatercolourAction(reply=episode.reply))
         obs = result.observation
+        if obs.image_png_b64:
+            pngs[index] = base64.b64decode(obs.image_png_b64)
         episode.status = obs.status.value
         episode.reward = result.reward
         episode.violations = [v.value for v in obs.violations]
         episode.components = {c.name: c.value for c in obs.reward_components if c.weight > 0}
 
     with concurrent.futures.ThreadPoolExecutor(max(1, parallel)) as pool:
-        list(pool.map(run, episodes))
+        list(pool.map(run, range(len(episodes))))
+    return pngs
 
 
 def prompts(env_url: str, subjects: list[str | None]) -> dict[str, tuple[str, str]]:
@@ -146,6 +160,7 @@ def generate(
     seeds: int,
     temperature: float,
     max_new_tokens: int,
+    first_seed: int = 0,
 ) -> list[Episode]:
     """One sampled reply per (subject, seed): seed s draws with `torch.manual_seed(s)`.
 
@@ -154,9 +169,11 @@ def generate(
         adapter: a LoRA adapter folder (`watercolour sft`'s output, a run's output_dir or one of
             its `checkpoint-N` folders), or None.
         asked: the server's prompts by subject (`prompts`).
-        seeds: episodes per subject, seeds 0 .. seeds-1.
+        seeds: episodes per subject, seeds `first_seed` .. `first_seed` + seeds - 1: past a run's
+            `n_prompts` (its render seeds start at its `base_seed`, 0 unless set), none was trained on.
         temperature: sampling temperature, > 0.
         max_new_tokens: the longest reply, in tokens.
+        first_seed: the first seed, >= 0.
     """
     import torch
 
@@ -166,8 +183,9 @@ def generate(
     if adapter is not None:
         from peft import PeftModel
 
-        if not (Path(adapter) / "adapter_config.json").is_file():
-            raise ConfigError(f"--adapter {adapter}: no adapter_config.json there (a run's output_dir or checkpoint)")
+        from watercolour_trainer.training.train import adapter_folder
+
+        adapter_folder(adapter)
         model = PeftModel.from_pretrained(model, adapter)
     model.eval()
     episodes = []
@@ -175,7 +193,7 @@ def generate(
         messages = [{"role": "system", "content": system_prompt}, {"role": "user", "content": prompt}]
         text = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
         encoded = tokenizer(text, return_tensors="pt", add_special_tokens=False)
-        for seed in range(seeds):
+        for seed in range(first_seed, first_seed + seeds):
             torch.manual_seed(seed)
             with torch.no_grad():
                 out = model.generate(
@@ -214,6 +232,57 @@ def read_replies(path: Path) -> list[Episode]:
     if not episodes:
         raise ConfigError(f"--replies {path}: no replies in it")
     return episodes
+
+
+def distinct_paintings(sketches: list[str], near: float = NEAR) -> int:
+    """How many different paintings `sketches` make: groups of near-duplicates counted once.
+
+    Two sketches are near-duplicates when they share at least `near` of their lines (Jaccard, as
+    `analyze`'s near-duplicates); a group is the chain of such pairs (single linkage), so 16 replies
+    that each change one line of the last count as one.
+    """
+    lines = [lines_of(s) for s in sketches]
+    group = list(range(len(lines)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            i = group[i]
+        return i
+
+    for i in range(len(lines)):
+        for j in range(i):
+            if jaccard(lines[i], lines[j]) >= near:
+                group[root(i)] = root(j)
+    return len({root(i) for i in range(len(lines))})
+
+
+def write_sheets(folder: Path, episodes: list[Episode], pngs: dict[int, bytes]) -> dict[str, dict]:
+    """One contact sheet a subject, `folder/<subject>.png`: its paintings by seed, with their rewards.
+
+    Returns:
+        Per subject: episodes, painted (those with a picture), distinct (`distinct_paintings` over
+        the replies that passed the gate) and the sheet's path.
+    """
+    from PIL import Image
+
+    from watercolour_env.curate.render import THUMB_PX, sheet
+
+    folder.mkdir(parents=True, exist_ok=True)
+    found = {}
+    for subject in dict.fromkeys(e.subject for e in episodes):
+        own = [(i, e) for i, e in enumerate(episodes) if e.subject == subject]
+        thumbs = []
+        for i, e in own:
+            if i in pngs:
+                picture = Image.open(io.BytesIO(pngs[i])).convert("RGB").resize((THUMB_PX, THUMB_PX))
+                reward = "n/a" if e.reward is None else f"{e.reward:.2f}"
+                thumbs.append((f"seed {e.seed}: {reward}", picture))
+        path = folder / (re.sub(r"[^a-z0-9]+", "-", subject.lower()).strip("-") + ".png")
+        distinct = distinct_paintings([e.reply for _, e in own if e.status == "scored"])
+        if thumbs:
+            sheet(thumbs, f"{subject}: {len(thumbs)} paintings, {distinct} distinct").save(path)
+        found[subject] = {"episodes": len(own), "painted": len(thumbs), "distinct": distinct, "sheet": str(path)}
+    return found
 
 
 def write(out: Path, summary: dict, episodes: list[Episode], about: dict) -> None:

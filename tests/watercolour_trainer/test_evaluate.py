@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import EXAMPLES, REPO, WATERCOLOUR
 from watercolour_env import WatercolourAction, WatercolourEnv
-from watercolour_trainer.evaluate import Episode, summarise
+from watercolour_trainer.evaluate import Episode, distinct_paintings, summarise
 
 
 def test_the_summary_of_four_episodes_by_hand():
@@ -31,6 +31,18 @@ def test_the_summary_of_four_episodes_by_hand():
     assert summary["components"] == pytest.approx({"embedded": 0.7, "length": (0.2 + 0.1) / 2})
 
 
+def test_distinct_paintings_counts_chains_of_near_duplicates_once():
+    a = [f"brush.line({i}, 0, {i}, 9);" for i in range(10)]
+    b = a[:9] + ["brush.circle(5, 5, 5);"]  # one line of ten changed: 9 shared of 11, Jaccard 0.818
+    c = b[:8] + ["brush.rect(1, 1, 2, 2);", b[9]]  # one more: b~c 0.818, a~c 8 of 12 = 0.667, joined through b
+    d = [f"brush.set('HB', '#00{i}', 1);" for i in range(10)]
+    four = ["\n".join(lines) for lines in (a, b, c, d)]
+    assert distinct_paintings(four) == 2
+    assert distinct_paintings([four[0], four[2], four[3]]) == 3  # without b, a and c are apart (0.667 < 0.8)
+    assert distinct_paintings([four[0], "  " + four[0].replace("\n", "\n\n  ")]) == 1  # blank lines and indents
+    assert distinct_paintings([]) == 0
+
+
 def direct(url: str, subject: str, seed: int, reply: str) -> float | None:
     with WatercolourEnv(base_url=url, message_timeout_s=60).sync() as env:
         env.reset(seed=seed, subject=subject)
@@ -47,9 +59,20 @@ def test_replies_are_stepped_and_summarised_and_can_be_sent_again(server_url, tm
     ]
     replies = tmp_path / "replies.jsonl"
     replies.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    out = tmp_path / "eval.json"
+    out, sheets = tmp_path / "eval.json", tmp_path / "sheets"
     done = subprocess.run(
-        [WATERCOLOUR, "eval", "--env-url", server_url, "--replies", str(replies), "--out", str(out)],
+        [
+            WATERCOLOUR,
+            "eval",
+            "--env-url",
+            server_url,
+            "--replies",
+            str(replies),
+            "--out",
+            str(out),
+            "--sheets",
+            str(sheets),
+        ],
         capture_output=True,
         text=True,
         timeout=300,
@@ -62,6 +85,15 @@ def test_replies_are_stepped_and_summarised_and_can_be_sent_again(server_url, tm
     assert report["summary"]["gate_pass_rate"] == pytest.approx(2 / 3)
     assert report["summary"]["reward"]["mean"] == pytest.approx(sum(expected) / 3)
     assert "3 episodes, 2 scored, 1 rejected by the gate, 0 unscored; gate pass rate 67%" in done.stdout
+    by_subject = report["summary"]["by_subject"]
+    assert [by_subject[s]["gate_pass_rate"] for s in ("a peach hibiscus", "a blue hibiscus")] == [1.0, 0.5]
+    # one sheet a subject, of the paintings the server sent back: the words painted nothing
+    drawn = report["summary"]["sheets"]
+    assert {s: (d["painted"], d["distinct"]) for s, d in drawn.items()} == {
+        "a peach hibiscus": (1, 1),
+        "a blue hibiscus": (1, 1),
+    }
+    assert sorted(p.name for p in sheets.iterdir()) == ["a-blue-hibiscus.png", "a-peach-hibiscus.png"]
     # the same replies again, from the eval's own JSON: the way to compare two pools
     again = subprocess.run(
         [WATERCOLOUR, "eval", "--env-url", server_url, "--replies", str(out), "--out", str(tmp_path / "again.json")],
@@ -89,6 +121,8 @@ def test_a_policy_with_its_adapter_is_sampled_per_seed_and_scored(server_url, tm
             str(adapter),
             "--seeds",
             "2",
+            "--first-seed",
+            "900",
             "--max-new-tokens",
             "24",
             "--temperature",
@@ -102,7 +136,10 @@ def test_a_policy_with_its_adapter_is_sampled_per_seed_and_scored(server_url, tm
     )
     assert done.returncode == 0, done.stderr
     report = json.loads(out.read_text())
-    assert [(e["subject"], e["seed"]) for e in report["episodes"]] == [("a peach hibiscus", 0), ("a peach hibiscus", 1)]
+    assert [(e["subject"], e["seed"]) for e in report["episodes"]] == [
+        ("a peach hibiscus", 900),
+        ("a peach hibiscus", 901),
+    ]
     assert all(e["reply"] and e["status"] in ("scored", "rejected") for e in report["episodes"])
     assert report["episodes"][0]["reply"] != report["episodes"][1]["reply"]  # two seeds, two samples
     assert report["adapter"] == str(adapter) and report["summary"]["episodes"] == 2

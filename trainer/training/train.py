@@ -311,14 +311,21 @@ def checkpoint_step(checkpoint: Path) -> int:
 
 
 def adapter_folder(adapter: str) -> Path:
-    """`adapter` as a folder that holds a LoRA adapter (its `adapter_config.json`).
+    """`adapter` as a folder that holds a LoRA adapter (its `adapter_config.json` and its weights).
 
     Raises:
-        ConfigError: the folder holds no adapter.
+        ConfigError: the folder holds no adapter, or its config without the weights (peft would
+            then look for them on the Hub and say the folder is not a repository id).
     """
     if not (Path(adapter) / "adapter_config.json").is_file():
         raise ConfigError(f"--adapter {adapter}: no adapter_config.json there (make one with `watercolour sft`)")
+    if not any((Path(adapter) / name).is_file() for name in ADAPTER_WEIGHTS):
+        raise ConfigError(f"--adapter {adapter}: adapter_config.json but no {' or '.join(ADAPTER_WEIGHTS)} beside it")
     return Path(adapter)
+
+
+ADAPTER_WEIGHTS = ("adapter_model.safetensors", "adapter_model.bin")
+"""The names peft saves an adapter's weights under."""
 
 
 def load_adapter(model, adapter: str):  # noqa: ANN001, ANN201 (a transformers model in, a PeftModel out)

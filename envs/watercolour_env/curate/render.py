@@ -250,12 +250,12 @@ def contact_sheets(folder: Path) -> dict[str, object]:
             "median": round(statistics.median(fractions), 4),
             "max": round(max(fractions), 4),
         }
-        _sheet(thumbs, f"{name} ({len(group)})").save(folder / "sheets" / f"{name}.png")
+        sheet(thumbs, f"{name} ({len(group)})").save(folder / "sheets" / f"{name}.png")
     (folder / "sheets" / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
 
 
-def _sheet(thumbs: list[tuple[str, Image.Image]], title: str) -> Image.Image:
+def sheet(thumbs: list[tuple[str, Image.Image]], title: str) -> Image.Image:
     """A grid of labelled thumbnails under a title."""
     label_px, title_px, pad = 16, 28, 8
     cols = min(SHEET_COLUMNS, len(thumbs))

@@ -169,6 +169,10 @@ def test_an_adapter_folder_without_an_adapter_is_refused_before_the_model_loads(
     monkeypatch.setattr("watercolour_trainer.training.train.load_policy", tripwire)
     with pytest.raises(ConfigError, match="no adapter_config.json there"):
         main(small_run(server_url, tmp_path, "--adapter", str(tmp_path)))
+    # its config without its weights (a checkout that lost them): said, not a Hub lookup of the path
+    (tmp_path / "adapter_config.json").write_text("{}")
+    with pytest.raises(ConfigError, match="adapter_config.json but no adapter_model.safetensors or adapter_model.bin"):
+        main(small_run(server_url, tmp_path, "--adapter", str(tmp_path)))
 
 
 def test_a_run_reported_to_trackio_reads_back_with_the_environments_metrics(
