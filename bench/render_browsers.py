@@ -24,6 +24,7 @@ from pathlib import Path
 import psutil
 
 from watercolour_env.server.sandbox import Renderer, RenderStatus
+from watercolour_env.server.settings import load_settings
 
 REPO = Path(__file__).resolve().parents[1]
 SKETCHES = REPO / "trainer" / "corpus" / "warmstart" / "sketches"
@@ -56,7 +57,8 @@ def main() -> None:
     with ThreadPoolExecutor(args.batch) as pool:
         for browsers in [int(b) for b in args.browsers.split(",")]:
             pages = max(1, args.workers // browsers)
-            renderers = [Renderer(workers=pages) for _ in range(browsers)]
+            # as the server would start it (WATERCOLOUR_CHROMIUM_PATH, the network namespace), but the pages
+            renderers = [Renderer.from_settings(load_settings(), workers=pages) for _ in range(browsers)]
             try:
                 for r in renderers:
                     r.start()
