@@ -26,14 +26,14 @@ from watercolour_env.server.frames import FrameGuard
 from watercolour_env.server.reward import build_terms
 from watercolour_env.server.reward.rubric import Rubric
 from watercolour_env.server.reward.vision.encoder import ImageEncoder
-from watercolour_env.server.sandbox import Renderer
+from watercolour_env.server.sandbox import Renderer, browsers
 from watercolour_env.server.settings import ServerSettings, load_settings
 from watercolour_env.server.watercolour_environment import SessionCount, WatercolourEnvironment, uncovered_subject
 
 log = logging.getLogger(__name__)
 
 
-def build_app(settings: ServerSettings | None = None, renderer: Renderer | None = None) -> FastAPI:
+def build_app(settings: ServerSettings | None = None, renderer: Renderer | browsers.Browsers | None = None) -> FastAPI:
     """Builds the FastAPI app and starts the shared renderer (fails fast if Chromium is missing).
 
     Args:
@@ -51,7 +51,7 @@ def build_app(settings: ServerSettings | None = None, renderer: Renderer | None 
     scoring = build_scoring(settings)
     pool, rubric, subject = scoring.pool, scoring.rubric, scoring.subject
     if renderer is None:
-        renderer = Renderer.from_settings(settings)
+        renderer = browsers.from_settings(settings)
         renderer.start()
         atexit.register(renderer.close)
     sessions = SessionCount()

@@ -117,6 +117,7 @@ class ServerSettings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=1, le=65535)
     render_workers: int = Field(default_factory=default_render_workers, ge=1, le=MAX_RENDER_WORKERS)
+    render_browsers: int = Field(1, ge=1, le=MAX_RENDER_WORKERS)  # the workers split over (sandbox/browsers.py)
     render_deadline_s: float = Field(DEFAULT_RENDER_DEADLINE_S, gt=0, le=MAX_RENDER_DEADLINE_S)
     episode_deadline_s: float = Field(DEFAULT_EPISODE_DEADLINE_S, gt=0, le=3600)  # a whole step, queue included
     render_max_queue: int = Field(64, ge=0)
@@ -148,6 +149,15 @@ class ServerSettings(BaseSettings):
         if not token.strip() or token != token.strip() or not token.isprintable():
             raise ValueError(
                 "WATERCOLOUR_API_TOKEN is set but empty or has spaces or control characters; unset it or set a token"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _a_page_a_browser(self) -> ServerSettings:
+        if self.render_browsers > self.render_workers:
+            raise ValueError(
+                f"WATERCOLOUR_RENDER_BROWSERS={self.render_browsers} exceeds WATERCOLOUR_RENDER_WORKERS="
+                f"{self.render_workers}: each browser needs a page; set fewer browsers or more workers"
             )
         return self
 

@@ -215,6 +215,7 @@ class Renderer(PageRecovery):
         replacing = len(getattr(self, "_replacing", ()))
         return {
             "workers": self.workers,
+            "browsers": 1,
             "busy": running,
             "free": free,
             "replacing": replacing,
