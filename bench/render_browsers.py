@@ -2,11 +2,12 @@
 
     python bench/render_browsers.py [--workers 16] [--browsers 1,2,4,8] [--batch 32] [--rounds 3]
 
-The renderer runs its pages in one browser, so every page's WebGL goes through that browser's one
+A renderer runs its pages in one browser, so every page's WebGL goes through that browser's one
 GPU process. On the lent machine (16 cores, SwiftShader) a batch of 32 renders took 13-14.7 s
 whether 4 or 32 pages drew it (`bench/env_share.py`, docs/LOG.md), though one render takes about
 1.1 s alone: the pages were not the limit. This holds the page count at `--workers` and splits
-the pages over 1, 2, 4 ... browsers (`Renderer`s, each its own Chromium and GPU process), sends
+the pages over 1, 2, 4 ... browsers (`WATERCOLOUR_RENDER_BROWSERS`, server/sandbox/browsers.py:
+each browser its own Chromium and GPU process), started as the server starts them, sends
 `--batch` renders of the warm-start corpus's sketches at once, `--rounds` times after a round to
 warm up, and prints per split the batch's wall time (median and range), the median render and
 the machine's CPU use, with the ratio against one browser measured in the same run.
@@ -15,7 +16,6 @@ the machine's CPU use, with the ratio against one browser measured in the same r
 from __future__ import annotations
 
 import argparse
-import itertools
 import statistics
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -24,17 +24,19 @@ from pathlib import Path
 import psutil
 
 from watercolour_env.server.sandbox import Renderer, RenderStatus
+from watercolour_env.server.sandbox.browsers import Browsers, from_settings
 from watercolour_env.server.settings import load_settings
 
 REPO = Path(__file__).resolve().parents[1]
 SKETCHES = REPO / "trainer" / "corpus" / "warmstart" / "sketches"
 
 
-def batch_once(renderers: list[Renderer], sketches: list[str], pool: ThreadPoolExecutor) -> tuple[float, list[float]]:
-    """Wall seconds for all of `sketches` rendered at once, dealt round robin; each render's seconds."""
+def batch_once(
+    renderer: Renderer | Browsers, sketches: list[str], pool: ThreadPoolExecutor
+) -> tuple[float, list[float]]:
+    """Wall seconds for all of `sketches` rendered at once; each render's seconds (its queue left out)."""
     started = time.perf_counter()
-    deal = zip(itertools.cycle(renderers), sketches, strict=False)
-    futures = [pool.submit(r.render, s, seed) for seed, (r, s) in enumerate(deal)]
+    futures = [pool.submit(renderer.render, s, seed) for seed, s in enumerate(sketches)]
     results = [f.result() for f in futures]
     wall = time.perf_counter() - started
     failed = [r.status for r in results if r.status is not RenderStatus.OK]
@@ -56,23 +58,18 @@ def main() -> None:
     rows = []
     with ThreadPoolExecutor(args.batch) as pool:
         for browsers in [int(b) for b in args.browsers.split(",")]:
-            pages = max(1, args.workers // browsers)
-            # as the server would start it (WATERCOLOUR_CHROMIUM_PATH, the network namespace), but the pages
-            renderers = [Renderer.from_settings(load_settings(), workers=pages) for _ in range(browsers)]
-            try:
-                for r in renderers:
-                    r.start()
-                batch_once(renderers, sketches, pool)  # warm: shaders compiled, pages loaded
+            pages = args.workers // browsers
+            # as the server starts it (WATERCOLOUR_CHROMIUM_PATH, the network namespace, the split)
+            settings = load_settings(render_workers=args.workers, render_browsers=browsers)
+            with from_settings(settings) as renderer:
+                batch_once(renderer, sketches, pool)  # warm: shaders compiled, pages loaded
                 walls, renders, cpu = [], [], []
                 for _ in range(args.rounds):
                     psutil.cpu_percent(None)
-                    wall, each = batch_once(renderers, sketches, pool)
+                    wall, each = batch_once(renderer, sketches, pool)
                     cpu.append(psutil.cpu_percent(None) * psutil.cpu_count() / 100)
                     walls.append(wall)
                     renders += each
-            finally:
-                for r in renderers:
-                    r.close()
             rows.append((browsers, pages, walls, statistics.median(renders), statistics.median(cpu)))
             print(f"  {browsers} browsers x {pages} pages: {statistics.median(walls):.2f} s", flush=True)
 
