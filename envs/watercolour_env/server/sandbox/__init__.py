@@ -25,10 +25,10 @@ the frame origin's storage is wiped over CDP (what a child frame of the sketch's
 origin private file system), and only the libraries' exact URLs are cacheable, so no render
 can count the ones before it. A timeout whose cause is a stalled GPU process (shared by every
 page of its browser; the pages may be split over several browsers, browsers.py) relaunches that
-browser, and the renders it lost are rendered again, alone, so only the sketch that stalls it
-again is judged for it. The report comes by postMessage with a nonce the
-sketch cannot read. The frame is removed when it reports, so timers cannot paint later; a frame
-that navigates away is reported.
+browser, and the renders it lost are rendered again, alone in that browser (others may render
+beside it on the same cores), so only the sketch that stalls it again is judged for it. The
+report comes by postMessage with a nonce the sketch cannot read. The frame is removed when it
+reports, so timers cannot paint later; a frame that navigates away is reported.
 V8's heap is capped (1 GiB): a memory flood crashes the page, which is replaced. Every render has
 a deadline, after which the worker's page is closed and replaced; a browser that dies is
 relaunched and its renders count as infrastructure failures.

@@ -17,6 +17,7 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+from watercolour_env.errors import RenderError
 from watercolour_env.server.sandbox.picture import RenderResult
 from watercolour_env.server.sandbox.renderer import Renderer
 
@@ -25,10 +26,13 @@ SUMMED = ("workers", "busy", "free", "replacing", "queued", "max_queue")
 
 
 class Browsers:
-    """`Renderer`s used as one: `render`, `start`, `close`, `stats`, `workers`, as a `Renderer` has.
+    """`Renderer`s used as one, through what the server calls: `render`, `start`, `close`, `stats`, `workers`.
+
+    It has none of a `Renderer`'s other attributes (`deadline_s`, `renderer_string`, ...): each
+    browser holds its own, and `start` refuses browsers that differ in what decides a picture.
 
     Args:
-        renderers: two or more renderers, not yet started; each keeps its own pages and queue.
+        renderers: one or more renderers, not yet started; each keeps its own pages and queue.
 
     Example:
         >>> with Browsers.split(workers=8, browsers=2) as pool:  # doctest: +SKIP
@@ -44,19 +48,37 @@ class Browsers:
         self._choosing = threading.Lock()
 
     @classmethod
-    def split(cls, workers: int, browsers: int, max_queue: int = 64, **kwargs: object) -> Browsers:
-        """`browsers` renderers sharing `workers` pages and `max_queue` waiting renders, as evenly as whole numbers go.
+    def split(
+        cls, workers: int, browsers: int, max_queue: int = 64, settings: object = None, **kwargs: object
+    ) -> Browsers:
+        """`browsers` renderers sharing `workers` pages as evenly as whole numbers go, and `max_queue` by pages.
+
+        Renders go by pages (`render`), so the waiting renders are shared in proportion to the
+        pages, largest remainders first: an even split of the queue would leave the browser with
+        fewer pages room it is never sent.
+
+        Args:
+            workers: pages over all browsers, >= `browsers`.
+            browsers: how many browsers, >= 1.
+            max_queue: renders allowed to wait over all browsers, >= 0.
+            settings: the server's settings, read as `Renderer.from_settings` reads them; None
+                builds each `Renderer(workers=..., max_queue=..., **kwargs)`.
+            **kwargs: the rest of each `Renderer`'s arguments (`deadline_s`, `chromium_path`, ...).
 
         Raises:
             ValueError: fewer workers than browsers, or fewer than one of either.
         """
         if browsers < 1 or workers < browsers:
-            raise ValueError(
-                f"{workers} render workers cannot be split over {browsers} browsers: one page each at least"
-            )
+            raise ValueError(f"{workers} render workers cannot be split over {browsers} browsers (a page each)")
         pages = [workers // browsers + (i < workers % browsers) for i in range(browsers)]
-        queues = [max_queue // browsers + (i < max_queue % browsers) for i in range(browsers)]
-        return cls([Renderer(workers=p, max_queue=q, **kwargs) for p, q in zip(pages, queues, strict=True)])
+        queues = [max_queue * p // workers for p in pages]
+        by_remainder = sorted(range(browsers), key=lambda i: (-(max_queue * pages[i] % workers), i))
+        for i in by_remainder[: max_queue - sum(queues)]:
+            queues[i] += 1
+        shares = list(zip(pages, queues, strict=True))
+        if settings is not None:
+            return cls([Renderer.from_settings(settings, workers=p, max_queue=q, **kwargs) for p, q in shares])
+        return cls([Renderer(workers=p, max_queue=q, **kwargs) for p, q in shares])
 
     @property
     def workers(self) -> int:
@@ -74,13 +96,21 @@ class Browsers:
         """Launches every browser, side by side; idempotent.
 
         Raises:
-            RenderError, ConfigError: as `Renderer.start`; the browsers started are closed again.
+            RenderError, ConfigError: as `Renderer.start`, or browsers whose WebGL renderer,
+                Chromium version or network isolation differ; every browser is closed again.
         """
         with ThreadPoolExecutor(len(self.renderers)) as pool:
             started = [pool.submit(r.start) for r in self.renderers]
         try:
             for future in started:
                 future.result()
+            alike = {(r.renderer_string, r.browser_version, r.network_isolation) for r in self.renderers}
+            if len(alike) > 1:  # one fell back to SwiftShader, or ran without its network namespace
+                raise RenderError(
+                    "the browsers started differently, so a picture would depend on which drew it: "
+                    + "; ".join(sorted(" / ".join(a) for a in alike))
+                    + ". Set WATERCOLOUR_RENDER_BROWSERS=1, or find why one browser fell back"
+                )
         except Exception:
             self.close()
             raise
@@ -125,11 +155,5 @@ def from_settings(settings: object) -> Renderer | Browsers:
     browsers = getattr(settings, "render_browsers", 1)
     if browsers == 1:
         return Renderer.from_settings(settings)
-    return Browsers.split(
-        workers=settings.render_workers,  # type: ignore[attr-defined]
-        browsers=browsers,
-        max_queue=settings.render_max_queue,  # type: ignore[attr-defined]
-        deadline_s=settings.render_deadline_s,  # type: ignore[attr-defined]
-        chromium_path=settings.chromium_path,  # type: ignore[attr-defined]
-        network_namespace=settings.render_network_namespace,  # type: ignore[attr-defined]
-    )
+    workers, queue = settings.render_workers, settings.render_max_queue  # type: ignore[attr-defined]
+    return Browsers.split(workers=workers, browsers=browsers, max_queue=queue, settings=settings)

@@ -27,6 +27,9 @@ class PageRecovery:
 
         Alone: no new render starts and the retry waits for those in flight, so a retry that
         stalls the GPU again is the sketch's own doing and one that does not was a bystander.
+        Alone in its browser: other browsers (browsers.py) go on rendering beside it, on the same
+        cores but not through its GPU process, so the verdict on the stall holds; the retry may
+        render slower than alone on the machine.
         The elapsed time counts from the first try. The retry has its whole render deadline (the
         episode's deadline may be passed by then: the episode ends infra_error at the rubric).
         """
