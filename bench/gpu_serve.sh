@@ -7,6 +7,10 @@ KIT=${KIT_DIR:-/tmp/kit} PORT=${KIT_PORT:-8000}
 . "$KIT/env.sh"
 [ -d "$KIT/split" ] || watercolour pool split "$KIT/split"
 export WATERCOLOUR_POOL=$KIT/split/proxy WATERCOLOUR_GOLD_POOL=$KIT/split/gold
+# The render workers over several browsers, 4 pages each: on the lent H100 (16 cores, SwiftShader)
+# 48 renders took 20.8 s on one browser of 16 pages and 12.0 s on 4 of 4 (docs/LOG.md, issue 55)
+cores=$(nproc)
+export WATERCOLOUR_RENDER_BROWSERS=${WATERCOLOUR_RENDER_BROWSERS:-$(( cores >= 8 ? cores / 4 : 1 ))}
 watercolour serve --port "$PORT" > "$KIT/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
