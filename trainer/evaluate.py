@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from watercolour_env.errors import ConfigError, read_text
-from watercolour_trainer.record.variety import NEAR, jaccard, lines_of
+from watercolour_trainer.record.variety import distinct_paintings
 
 
 @dataclass
@@ -232,28 +232,6 @@ def read_replies(path: Path) -> list[Episode]:
     if not episodes:
         raise ConfigError(f"--replies {path}: no replies in it")
     return episodes
-
-
-def distinct_paintings(sketches: list[str], near: float = NEAR) -> int:
-    """How many different paintings `sketches` make: groups of near-duplicates counted once.
-
-    Two sketches are near-duplicates when they share at least `near` of their lines (Jaccard, as
-    `analyze`'s near-duplicates); a group is the chain of such pairs (single linkage), so 16 replies
-    that each change one line of the last count as one.
-    """
-    lines = [lines_of(s) for s in sketches]
-    group = list(range(len(lines)))
-
-    def root(i: int) -> int:
-        while group[i] != i:
-            i = group[i]
-        return i
-
-    for i in range(len(lines)):
-        for j in range(i):
-            if jaccard(lines[i], lines[j]) >= near:
-                group[root(i)] = root(j)
-    return len({root(i) for i in range(len(lines))})
 
 
 def write_sheets(folder: Path, episodes: list[Episode], pngs: dict[int, bytes]) -> dict[str, dict]:

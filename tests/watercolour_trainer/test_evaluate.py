@@ -10,7 +10,8 @@ import pytest
 
 from tests.conftest import EXAMPLES, REPO, WATERCOLOUR
 from watercolour_env import WatercolourAction, WatercolourEnv
-from watercolour_trainer.evaluate import Episode, distinct_paintings, summarise
+from watercolour_trainer.evaluate import Episode, summarise
+from watercolour_trainer.record.variety import distinct_paintings
 
 
 def test_the_summary_of_four_episodes_by_hand():

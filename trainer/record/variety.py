@@ -69,6 +69,28 @@ def near_duplicate_share(groups: list[list[str]], near: float = NEAR) -> float |
     return flagged / total if total else None
 
 
+def distinct_paintings(sketches: list[str], near: float = NEAR) -> int:
+    """How many different paintings `sketches` make: groups of near-duplicates counted once.
+
+    Two sketches are near-duplicates when they share at least `near` of their lines (Jaccard, as
+    `analyze`'s near-duplicates); a group is the chain of such pairs (single linkage), so 16 replies
+    that each change one line of the last count as one.
+    """
+    lines = [lines_of(s) for s in sketches]
+    group = list(range(len(lines)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            i = group[i]
+        return i
+
+    for i in range(len(lines)):
+        for j in range(i):
+            if jaccard(lines[i], lines[j]) >= near:
+                group[root(i)] = root(j)
+    return len({root(i) for i in range(len(lines))})
+
+
 def step_variety(rollouts: list[dict]) -> dict:
     """`{"sketches", "alike", "distinct", "near_duplicates", "colours"}` of one step's rollouts.
 
