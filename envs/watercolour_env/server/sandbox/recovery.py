@@ -51,9 +51,11 @@ class PageRecovery:
 
         A sketch can stall it for every page (a shader that loops for minutes: the next renders
         all timed out and recovery took 70-80 s; docs/LOG.md, issue 12); `pages.gpu_stalled`
-        tells that from a sketch that hung its own page. A probe that began after this render
-        timed out and found the GPU well answers for it too: many hangs at once probe about once,
-        not one after another (6 hangs on 6 workers outlived their bound that way; docs/LOG.md).
+        tells that from a sketch that hung its own page. A probe that found the GPU well with an
+        answer given after this render timed out answers for it too (a stall that held the render
+        for its whole deadline was not holding the GPU process at that moment): many hangs at once
+        probe once, not one after another. Probes in a row outlived the render's bound under load
+        (6 hangs on 6 workers, 2026-12-03 and again 2026-12-07; docs/LOG.md).
 
         Returns:
             True when the render's browser was relaunched, here or by another render meanwhile
@@ -64,9 +66,8 @@ class PageRecovery:
                 return True
             if self._gpu_well_at >= timed_out_at:
                 return False
-            probed_at = time.monotonic()
             if not await pages.gpu_stalled(self._browser):
-                self._gpu_well_at = probed_at
+                self._gpu_well_at = time.monotonic()
                 return False
             async with self._browser_lock:
                 if self._generation == generation:
@@ -85,17 +86,25 @@ class PageRecovery:
         task.add_done_callback(self._replacing.discard)
 
     async def _replace(self, page) -> None:  # noqa: ANN001
-        """Closes a page that timed out or crashed and puts a fresh one in the pool."""
+        """Closes a page that timed out or crashed and puts a fresh one in the pool.
+
+        The page is closed at once, beside other closings, and only the fresh page waits for the
+        browser lock: a hung page spins a core until closed, and six closed one after another
+        (each waiting for the fresh page before it) starved the GPU probe under load (docs/LOG.md).
+        """
         if getattr(page, "generation", None) != self._generation:
             return  # its browser was relaunched and is closing with all its pages
-        async with self._browser_lock:
-            if not self._browser.is_connected():
-                log.warning("renderer: browser died; relaunching")
-                await self._launch(self._flags)
-                return
+        if self._browser.is_connected():
             try:
                 await asyncio.wait_for(page.context.close(), timeout=5)
             except Exception:  # noqa: BLE001 (a hung renderer is killed with its context)
                 log.warning("renderer: page did not close in 5 s", exc_info=True)
+        async with self._browser_lock:
+            if self._closed:
+                return  # the renderer is closing: its browser goes with every page
+            if not self._browser.is_connected():
+                log.warning("renderer: browser died; relaunching")
+                await self._launch(self._flags)
+                return
             if getattr(page, "generation", None) == self._generation:
                 self._pages.put_nowait(await pages.new_page(self._browser, self._library, self._generation))

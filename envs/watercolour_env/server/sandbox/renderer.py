@@ -244,7 +244,7 @@ class Renderer(PageRecovery):
         self._calm.set()
         self._in_flight = 0
         self._replacing: set[asyncio.Task] = set()  # pages being replaced, held so they finish
-        self._gpu_well_at = 0.0  # when the last GPU probe that found it well began (time.monotonic)
+        self._gpu_well_at = 0.0  # when the last GPU probe found it well (time.monotonic)
         await self._launch(CHROMIUM_FLAGS)
         if "llvmpipe" not in self.renderer_string:
             log.warning(
@@ -279,6 +279,8 @@ class Renderer(PageRecovery):
         )
 
     async def _stop_browser(self) -> None:
+        for task in list(self._replacing):  # a page replaced now would relaunch a closed browser
+            task.cancel()
         await self._browser.close()
         await self._playwright.stop()
 

@@ -146,7 +146,8 @@ def test_a_frame_sent_to_another_loopback_port_is_stopped_before_the_request(con
 
 def test_a_navigation_is_reported_even_when_the_painting_finishes_before_it_is_vetted(contained, canary, monkeypatch):
     """The frame's own report says it navigated: under load the server vets the paused request late,
-    and the painting's report came first (scored OK). Here every vetting waits 3 s."""
+    and the painting's report came first (scored OK). Here every vetting waits 3 s, the frame's own
+    load's too: the render gets 20 s, not 4 (with 1 s left to paint it timed out under load)."""
     import asyncio
 
     from watercolour_env.server.sandbox import pages
@@ -166,7 +167,7 @@ def test_a_navigation_is_reported_even_when_the_painting_finishes_before_it_is_v
     monkeypatch.setattr(pages, "asyncio", Late())
     url, hits = canary
     sketch = example("trivial.js").replace("noLoop();", f"noLoop(); location = {url!r} + '/late';")
-    result = contained.render(sketch, seed=1)
+    result = contained.render(sketch, seed=1, deadline_s=20)
     assert result.status is RenderStatus.SKETCH_ERROR and result.detail == "the sketch navigated away"
     monkeypatch.undo()
     time.sleep(3.5)  # the late vetting has failed the request
