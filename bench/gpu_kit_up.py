@@ -9,9 +9,11 @@ copied one of them (and `manifest.json`) into `--parts` (docs/gpu-run.md). It:
 1. checks that every part is there with the manifest's sha256, naming those that are not;
 2. joins them into the tar and extracts it, checking the tar's sha256;
 3. installs the wheels with `pip install --no-deps --no-index --target <parts>/site`;
-4. unpacks Chromium's Brotli files into `<parts>/chromium` and writes `chromium.sh`, which sets
-   `LD_LIBRARY_PATH` to its own libraries and starts it (the server filters Chromium's environment,
-   so the variable goes in the wrapper, not in the server's environment);
+4. unpacks Chromium's Brotli files into `<parts>/chromium`, and Mesa's llvmpipe into
+   `<parts>/chromium/mesa`, and writes `chromium.sh`, which points `LD_LIBRARY_PATH` and glvnd at
+   them and starts Chromium (the server filters Chromium's environment, so the variables go in
+   the wrapper, not in the server's environment); where Mesa does not load, the renderer falls
+   back to SwiftShader and logs it;
 5. links the checkout's two packages into `site`, puts p5 and p5.brush where the renderer reads
    them, writes a `watercolour` command and `env.sh` (PYTHONPATH, PATH, the server's Chromium
    settings);
@@ -98,10 +100,33 @@ def unpack_chromium(kit: Path, site: Path, folder: Path) -> Path:
         with tarfile.open(tar) as archive:
             archive.extractall(folder, filter="data")
         tar.unlink()
+    mesa = folder / "mesa"
+    mesa.mkdir(exist_ok=True)
+    with tarfile.open(kit / "mesa" / "mesa.tar.xz") as archive:
+        archive.extractall(mesa, filter="data")
     wrapper = folder / "chromium.sh"
-    wrapper.write_text(f'#!/bin/sh\nexport LD_LIBRARY_PATH="{folder}/lib:{folder}"\nexec "{binary}" "$@"\n')
+    wrapper.write_text(chromium_wrapper(binary, folder, mesa))
     wrapper.chmod(0o755)
     return wrapper
+
+
+def chromium_wrapper(binary: Path, folder: Path, mesa: Path) -> str:
+    """The shell script that starts `binary` with its own libraries and the kit's Mesa.
+
+    glvnd reads the vendor file named by `__EGL_VENDOR_LIBRARY_FILENAMES` (written beside the
+    libraries, with an absolute path), and Mesa its DRI driver from `LIBGL_DRIVERS_PATH`; the
+    image's own folders are never searched for them.
+    """
+    vendor = mesa / "50_mesa.json"
+    library = mesa / "libEGL_mesa.so.0"
+    vendor.write_text(json.dumps({"file_format_version": "1.0.0", "ICD": {"library_path": str(library)}}))
+    return (
+        "#!/bin/sh\n"
+        f'export LD_LIBRARY_PATH="{folder}/lib:{folder}:{mesa}"\n'
+        f'export __EGL_VENDOR_LIBRARY_FILENAMES="{vendor}"\n'
+        f'export LIBGL_DRIVERS_PATH="{mesa}/dri"\n'
+        f'exec "{binary}" "$@"\n'
+    )
 
 
 def link_project(kit: Path, site: Path, parts: Path, wrapper: Path) -> Path:

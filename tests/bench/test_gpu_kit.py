@@ -2,8 +2,12 @@
 
 import hashlib
 import json
+import os
+import shutil
 import subprocess
+import sys
 import tarfile
+from pathlib import Path
 
 import pytest
 
@@ -94,3 +98,60 @@ def test_a_runs_record_under_docs_is_kept_and_the_kit_folder_is_not():
         ["git", "check-ignore", "--no-index", *kept, *ignored], cwd=REPO, capture_output=True, text=True
     )
     assert answer.stdout.split() == ignored
+
+
+@pytest.mark.cli
+def test_the_mesa_it_carries_is_llvmpipe_and_what_it_loads_less_glibc():
+    files = kit.mesa_files()
+    assert {"dri/swrast_dri.so", "libEGL.so.1", "libEGL_mesa.so.0", "libGLdispatch.so.0", "libglapi.so.0"} <= set(files)
+    assert any(name.startswith("libLLVM-") for name in files)  # llvmpipe's code generator
+    assert not {"libc.so.6", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1"} & set(files)  # the image's, newer
+    assert not any(name.startswith("ld-linux") for name in files)
+    assert all(path.is_file() for path in files.values())
+
+
+HIDE_MESA = "mount --bind {empty} /usr/share/glvnd/egl_vendor.d && mount --bind {empty} /usr/lib/x86_64-linux-gnu/dri"
+RENDER = """
+import sys, psutil
+from pathlib import Path
+from watercolour_env.server.sandbox import Renderer
+from tests.conftest import example
+with Renderer(workers=1, chromium_path=sys.argv[1]) as renderer:
+    result = renderer.render(example("hibiscus.js"), seed=3)
+    gpu = [p.pid for p in psutil.process_iter(["cmdline"]) if "--type=gpu-process" in (p.info["cmdline"] or [])]
+    maps = "".join(Path(f"/proc/{pid}/maps").read_text() for pid in gpu)
+    driver = sorted({line.split()[-1] for line in maps.splitlines() if "swrast_dri" in line})
+    print(renderer.renderer_string, result.status.value, driver)
+"""
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("unshare"), reason="hides the system's Mesa: root")
+def test_chromium_renders_on_the_kits_mesa_where_the_machine_has_none(tmp_path):
+    """The lent machine has no Mesa: with this machine's hidden (a mount namespace), the wrapper
+    that gpu_kit_up.py writes must bring llvmpipe from the kit's folder, not fall back."""
+    mesa = tmp_path / "mesa"
+    for name, path in kit.mesa_files().items():
+        (mesa / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, mesa / name)
+    wrapper = tmp_path / "chromium.sh"
+    wrapper.write_text(up.chromium_wrapper(Path(shutil.which("chromium")), tmp_path / "none", mesa))
+    wrapper.chmod(0o755)
+    (tmp_path / "empty").mkdir()
+
+    def render(chromium: Path) -> str:
+        hide = HIDE_MESA.format(empty=tmp_path / "empty")
+        command = f'{hide} && exec "{sys.executable}" -c "$0" "$1"'
+        done = subprocess.run(
+            ["unshare", "-m", "sh", "-c", command, RENDER, str(chromium)],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout.strip()
+
+    assert "SwiftShader" in render(Path(shutil.which("chromium")))  # hidden: the machine has no Mesa
+    llvmpipe = "ANGLE (Mesa/X.org, llvmpipe (LLVM 15.0.6 256 bits), OpenGL ES 3.2)"
+    assert render(wrapper) == f"{llvmpipe} ok ['{mesa}/dri/swrast_dri.so']"  # the kit's driver, not a fallback
