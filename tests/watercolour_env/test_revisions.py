@@ -121,6 +121,34 @@ def test_a_copy_between_revisions_is_named_as_a_copy_but_not_which_painting(rend
 
 
 @pytest.mark.browser
+def test_a_copy_as_the_last_painting_fails_the_episode_when_the_best_pays_too(renderer):
+    """The red team's case (issue 56): with the best painting paying, a copy as the last one was
+    paid the first painting's reward (0.896), probing the guard for free."""
+    pool = Pool.load(str(STARTER_POOL))
+    env = environment(renderer, copy_guard=CopyGuard(pool))
+    env.reset(seed=0, revisions=1, revision_reward="best")
+    env.step(WatercolourAction(reply=GOOD))
+    ending = env.step(WatercolourAction(reply=f"```js\n{pool.references[0].sketch}\n```"))
+    assert (ending.status, ending.reward, ending.judged_turn) == (EpisodeStatus.REJECTED, 0.0, 2)
+    assert [v.value for v in ending.violations] == ["copied_reference"]
+
+
+@pytest.mark.browser
+def test_a_copy_fails_the_episode_even_when_a_later_painting_cannot_be_rendered():
+    """The copy is the sketch's fault and already known: a later infrastructure failure (here the
+    renderer closed under the episode) must not turn its failure reward into None."""
+    pool = Pool.load(str(STARTER_POOL))
+    renderer = Renderer(workers=1)
+    env = environment(renderer, copy_guard=CopyGuard(pool))
+    env.reset(seed=0, revisions=2, revision_reward="best")
+    env.step(WatercolourAction(reply=f"```js\n{pool.references[0].sketch}\n```"))
+    renderer.close()
+    ending = env.step(WatercolourAction(reply=GOOD))
+    assert (ending.status, ending.reward, ending.done) == (EpisodeStatus.REJECTED, 0.0, True)
+    assert ending.detail == "an earlier painting of this episode copied a painting of the pool"
+
+
+@pytest.mark.browser
 def test_the_last_observation_names_the_painting_it_judged(renderer):
     last = environment(renderer)
     last.reset(seed=5, revisions=1)

@@ -269,20 +269,20 @@ class WatercolourEnvironment(Environment[WatercolourAction, WatercolourObservati
         unscored = gate.infra_failure or (score is not None and score.reward is None)
         if score is not None and not unscored:
             self._turns.append((score.reward, score.components, gate.passed))
-        self._copied = self._copied or gate.copied is not None
+        copied_before, self._copied = self._copied, self._copied or gate.copied is not None
         judged = None  # the painting whose reward the last observation carries
-        if unscored:
+        if copied_before and (last or unscored):  # a copy at any turn fails the episode (docs/environment.md)
+            self._state.status, reward, components = EpisodeStatus.REJECTED, self._rubric.fail_reward, []
+            detail, judged = "an earlier painting of this episode copied a painting of the pool", self._state.step_count
+        elif unscored:
             self._state.status, reward, components = EpisodeStatus.INFRA_ERROR, None, score.components if score else []
             detail = step_detail(gate, components)
         elif not last:
             self._state.status, reward, components = EpisodeStatus.REVISE, None, []
             detail = "copied_reference" if gate.copied is not None else step_detail(gate, [])  # names no painting
-        elif self._copied and gate.copied is None:  # a copy at an earlier turn fails the episode (docs/environment.md)
-            self._state.status, reward, components = EpisodeStatus.REJECTED, self._rubric.fail_reward, []
-            detail, judged = "an earlier painting of this episode copied a painting of the pool", self._state.step_count
         else:
             chosen = len(self._turns) - 1  # every painting was scored when the best is asked for
-            if self._state.revision_reward == "best":
+            if self._state.revision_reward == "best" and gate.copied is None:  # a copy at the last is its reward
                 chosen = max(range(len(self._turns)), key=lambda i: self._turns[i][0])
             reward, components, passed = self._turns[chosen]
             self._state.status = EpisodeStatus.SCORED if passed else EpisodeStatus.REJECTED
