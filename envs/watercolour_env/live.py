@@ -24,7 +24,7 @@ import bisect
 
 from tree_sitter import Node
 
-from watercolour_env.syntax import parser
+from watercolour_env import syntax
 
 P5_ENTRY_POINTS = frozenset(
     {
@@ -63,7 +63,7 @@ def dead_ranges(root: Node) -> list[tuple[int, int]]:
     """Byte ranges (start, end) of the dead code of a parsed sketch, in source order, not overlapping.
 
     Args:
-        root: the tree-sitter root of the sketch (`syntax.parser().parse(data).root_node`).
+        root: the tree-sitter root of the sketch (`syntax.parse(data).root_node`).
     """
     local = _merged(_unrun_blocks(root))
     return _merged(_unreached_declarations(root, local) + local)
@@ -105,8 +105,8 @@ def live_text(data: bytes, skip: list[tuple[int, int]]) -> bytes:
 
 
 def parse(data: bytes) -> Node:
-    """The tree-sitter root of a sketch's bytes."""
-    return parser().parse(data).root_node
+    """The tree-sitter root of a sketch's bytes (`syntax.parse`: budgeted, kept)."""
+    return syntax.parse(data).root_node
 
 
 def _unreached_declarations(root: Node, unrun: list[tuple[int, int]]) -> list[tuple[int, int]]:

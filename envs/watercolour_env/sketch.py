@@ -15,12 +15,13 @@ centre point (300, 300)" in a comment.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
 from watercolour_env.live import dead_ranges
-from watercolour_env.syntax import TreeFacts, parser
+from watercolour_env.syntax import TreeFacts, check_budget, parse
 
 ALLOWED_BRUSH_METHODS = (
     "scaleBrushes",
@@ -42,6 +43,7 @@ BRUSH_PAINT_METHODS = frozenset(
 """p5.brush calls that put paint on the canvas; the others only set state."""
 
 _FENCE_MARK = re.compile(r"```|~~~")
+_last = threading.local()  # the last inventory taken, per thread
 
 
 @dataclass(frozen=True)
@@ -110,10 +112,10 @@ def extract_sketch(reply: str) -> str | None:
     Returns:
         The sketch source, stripped, or None.
     """
-    blocks = fenced_blocks(reply)
+    blocks = [block.strip() for block in fenced_blocks(reply)]  # the gate then reads the same text
     for block in blocks:
         if defines_setup(block):
-            return block.strip()
+            return block
     if blocks:
         longest = max(blocks, key=len).strip()
         return longest or None
@@ -156,19 +158,32 @@ def defines_setup(source: str) -> bool:
 
 
 def inspect_sketch(source: str) -> SketchInventory:
-    """Parses a sketch and takes stock of its calls, names, canvas and first syntax error."""
+    """Parses a sketch and takes stock of its calls, names, canvas and first syntax error.
+
+    The last inventory is kept per thread (the gate asks for the chosen block's twice).
+
+    Raises:
+        syntax.ParseTooSlow: inside a `syntax.parse_budget` that the parse or the walk used up.
+    """
+    last = getattr(_last, "inventory", None)
+    if last is not None and last[0] == source:
+        return last[1]
     data = source.encode("utf-8")
-    tree = parser().parse(data)
+    tree = parse(data)
     facts = TreeFacts(data)
     # parents travel with their children: tree-sitter's `Node.parent` walks down from the root,
     # which made deep trees quadratic (docs/LOG.md, issue 32)
     stack: list[tuple[Node, Node | None]] = [(tree.root_node, None)]
+    visited = 0
     while stack:
         node, parent = stack.pop()
         facts.visit(node, parent)
         stack.extend((child, node) for child in reversed(node.children))
+        visited += 1
+        if visited % 4096 == 0:
+            check_budget()
     calls = facts.brush_calls
-    return SketchInventory(
+    inventory = SketchInventory(
         brush_calls=dict(calls),
         global_calls=dict(facts.global_calls),
         member_calls=dict(facts.member_calls),
@@ -186,6 +201,8 @@ def inspect_sketch(source: str) -> SketchInventory:
         lines=sum(1 for line in source.splitlines() if line.strip()),
         approx_tokens=len(_without_comments(data, facts.comments + dead_ranges(tree.root_node))) // 4,
     )
+    _last.inventory = (source, inventory)
+    return inventory
 
 
 def code_text(source: str) -> str:
@@ -203,7 +220,7 @@ def code_text(source: str) -> str:
         The code, e.g. "function setup() { brush.circle(1, 2, 3); }" for the same with a comment.
     """
     data = source.encode("utf-8", errors="replace")
-    root = parser().parse(data).root_node
+    root = parse(data).root_node
     stack, comments = [root], []
     while stack:
         node = stack.pop()

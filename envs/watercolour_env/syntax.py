@@ -2,7 +2,8 @@
 
 `sketch.inspect_sketch` turns what the walk finds (`TreeFacts`) into a `SketchInventory`;
 `tokens` reads the same tree for its own counts. tree-sitter with tree-sitter-javascript: one
-parser per thread, error-tolerant (a cut-off reply still yields a tree). The walk reads at most
+parser per thread, error-tolerant (a cut-off reply still yields a tree). `parse` bounds a parse
+in CPU time and keeps the last few trees, so one reply is parsed once. The walk reads at most
 `HEAD_BYTES` of a node that may be large, so no node is read whole more than once.
 """
 
@@ -10,11 +11,13 @@ from __future__ import annotations
 
 import re
 import threading
-from collections import Counter
-from collections.abc import Callable
+import time
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import tree_sitter_javascript
-from tree_sitter import Language, Node, Parser
+from tree_sitter import Language, Node, Parser, Tree
 
 # Objects whose members are globals: `window.fetch(...)` is `fetch(...)`; in p5's global mode
 # `this` inside setup and draw is the window too.
@@ -30,6 +33,73 @@ def parser() -> Parser:
     if parser is None:
         parser = _local.parser = Parser(_LANGUAGE)
     return parser
+
+
+PARSE_CPU_S = 2.0
+"""The CPU seconds one reply's source check may take (its parses and walks together). An honest
+sketch takes milliseconds (the hibiscus 5 ms; 150 KB of plain statements 1.1 s); 256 KiB of
+`a<b ` took tree-sitter's error recovery 4.7 s a parse, holding the server's other threads
+meanwhile (docs/LOG.md, 2026-12-07). CPU time, not wall time: a verdict must not depend on load."""
+TREES_KEPT = 4
+"""Trees kept per thread: the gate, the length term and the token counts read one reply's tree."""
+_CHUNK = 1024
+"""Bytes the parser reads a call. A tree parsed through a callback reads a node's text through it
+too: 64 KiB slices made each identifier's text cost 26 us, 1 KiB ones 1.1 us (0.26 from bytes)."""
+
+
+class ParseTooSlow(ValueError):
+    """The parser used up `PARSE_CPU_S`: the reply's doing (the gate's `unparseable`)."""
+
+
+@contextmanager
+def parse_budget(cpu_s: float | None = None) -> Iterator[None]:
+    """Every `parse` and `check_budget` inside shares `cpu_s` seconds of this thread's CPU time.
+
+    One reply's check: each fenced block is parsed and walked, and many blocks must not each have
+    the whole budget. `cpu_s` defaults to `PARSE_CPU_S`, read at each call.
+    """
+    _local.until = time.thread_time() + (PARSE_CPU_S if cpu_s is None else cpu_s)
+    try:
+        yield
+    finally:
+        _local.until = None
+
+
+def check_budget() -> None:
+    """Raises `ParseTooSlow` when this thread's `parse_budget` is spent (a walk calls it now and then)."""
+    until = getattr(_local, "until", None)
+    if until is not None and time.thread_time() > until:
+        raise ParseTooSlow(f"the source check used up its {PARSE_CPU_S:g} CPU seconds")
+
+
+def parse(data: bytes) -> Tree:
+    """The syntax tree of `data`; the last `TREES_KEPT` are kept per thread.
+
+    The parser reads through a callback, so the interpreter runs between its steps: a long parse
+    no longer holds the GIL (and with it `/health` and every other session) until it ends.
+    Inside `parse_budget` (the gate) the parse stops when the budget is spent; outside it
+    (analysis of recorded rollouts) it runs to the end.
+
+    Raises:
+        ParseTooSlow: inside `parse_budget`, the budget ran out.
+    """
+    trees: OrderedDict[bytes, Tree] = _local.__dict__.setdefault("trees", OrderedDict())
+    if (tree := trees.get(data)) is not None:
+        trees.move_to_end(data)
+        return tree
+    until = getattr(_local, "until", None)
+    try:
+        tree = parser().parse(
+            lambda at, _point: data[at : at + _CHUNK],
+            progress_callback=lambda *_: until is not None and time.thread_time() > until,
+        )
+    except ValueError as err:  # tree-sitter's "Parsing failed": the callback stopped it
+        parser().reset()
+        raise ParseTooSlow(f"the source check used up its {PARSE_CPU_S:g} CPU seconds ({len(data)} bytes)") from err
+    trees[data] = tree
+    if len(trees) > TREES_KEPT:
+        trees.popitem(last=False)
+    return tree
 
 
 def node_text(node: Node | None) -> str:

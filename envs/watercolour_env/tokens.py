@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from watercolour_env.syntax import HEAD_BYTES, declares, node_text, parser
+from watercolour_env.syntax import HEAD_BYTES, declares, node_text, parse
 
 NAME_TOKEN, NUMBER_TOKEN, STRING_TOKEN = "$name", "$num", "$str"
 _STRING_TYPES = frozenset({"string", "template_string", "regex"})
@@ -27,7 +27,7 @@ def code_tokens(source: str) -> list[str]:
         ",", "$num", ",", "$num", ")", ";", "}"] for `function f(x) { brush.circle(x, 2, 3); }`.
     """
     data = source.encode("utf-8", errors="replace")
-    root = parser().parse(data).root_node
+    root = parse(data).root_node
     declared: set[bytes] = set()
     leaves: list[Node] = []
     stack: list[tuple[Node, Node | None]] = [(root, None)]

@@ -158,3 +158,17 @@ def test_code_tokens_make_numbers_strings_and_own_names_alike_and_keep_the_api()
     # a name the sketch does not declare is the API's, kept as written
     assert code_tokens("cos(t);") == ["cos", "(", "t", ")", ";"]
     assert code_tokens("let t = 1; cos(t);") == ["let", "$name", "=", "$num", ";", "cos", "(", "$name", ")", ";"]
+
+
+def test_a_parse_stops_only_inside_a_budget_and_a_reply_is_parsed_once():
+    from watercolour_env import syntax
+
+    slow = b"a<b " * 4096
+    with syntax.parse_budget(0.0), pytest.raises(syntax.ParseTooSlow, match="used up its"):
+        syntax.parse(slow)
+    tree = syntax.parse(slow)  # outside a budget (reading recorded rollouts) a parse runs to the end
+    assert tree.root_node.has_error and tree.root_node.end_byte == len(slow)
+    assert syntax.parse(slow) is tree  # kept: the gate, the length term and the tokens share it
+    for n in range(syntax.TREES_KEPT):
+        syntax.parse(b"let a%d = 1;" % n)
+    assert syntax.parse(slow) is not tree  # the oldest went

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from watercolour_env.server.sandbox import CANVAS_PX, RenderResult, RenderStatus
 from watercolour_env.server.sandbox.brush_api import brush_methods
 from watercolour_env.sketch import ALLOWED_BRUSH_METHODS, SketchInventory, extract_sketch, inspect_sketch
+from watercolour_env.syntax import parse_budget
 from watercolour_env.terms import RewardComponent, ScoreStatus, Violation
 
 if TYPE_CHECKING:
@@ -142,16 +143,18 @@ def check_source(reply: str, strict: bool = True, known_methods: frozenset[str] 
 
     Returns:
         A result with `passed=True` when the reply may go to the renderer. A reply that makes the
-        check itself fail (a literal that overflows, a lone surrogate, ...) is `unparseable`: the
-        reply chose it, so it earns the rejection's reward, never an error or None.
+        check itself fail (a literal that overflows, a lone surrogate, a parse past its CPU
+        budget: `syntax.PARSE_CPU_S` for all of a reply's blocks) is `unparseable`: the reply chose
+        it, so it earns the rejection's reward, never an error or None.
     """
     known = brush_methods() if known_methods is None else known_methods
     sketch = None
     try:
-        sketch = extract_sketch(reply)
-        if sketch is None:
-            return GateResult(False, [Violation.NO_SKETCH])
-        inventory = inspect_sketch(sketch)
+        with parse_budget():
+            sketch = extract_sketch(reply)
+            if sketch is None:
+                return GateResult(False, [Violation.NO_SKETCH])
+            inventory = inspect_sketch(sketch)
         violations = source_violations(inventory, known, strict)
     except Exception as err:  # noqa: BLE001 (whatever the reply made the parser do is the reply's)
         log.info("gate: a reply broke the source check (%s: %s)", type(err).__name__, str(err)[:200])

@@ -113,3 +113,15 @@ def test_a_generated_reply_breaks_the_check_only_with_a_lone_surrogate_or_deep_n
     if not causes:
         assert Violation.UNPARSEABLE not in gate.violations, reply
     assert gate.passed == (gate.violations == [])
+
+
+def test_a_reply_that_outlasts_the_source_checks_cpu_budget_is_unparseable(monkeypatch):
+    """The red team's reply (issue 56): `a<b ` repeated in a code block, which tree-sitter's error
+    recovery parses slowly (64 KiB: over 0.7 CPU s a parse here). The budget is cut to 0.02 CPU s,
+    about 35 times under it; the hibiscus's whole check takes 5 ms on this machine."""
+    from watercolour_env import syntax
+
+    monkeypatch.setattr(syntax, "PARSE_CPU_S", 0.02)
+    gate = check_source("```js\n" + "a<b " * 16384 + "\n```")
+    assert gate.violations == [Violation.UNPARSEABLE]
+    assert check_source(SKETCH.format(body="")).passed  # a budget spent once is not spent for the next reply
