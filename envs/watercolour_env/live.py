@@ -72,9 +72,12 @@ def dead_ranges(root: Node) -> list[tuple[int, int]]:
 def _unrun_blocks(root: Node) -> list[tuple[int, int]]:
     """Statements after a jump, and branches and loop bodies a literal condition never runs."""
     ranges: list[tuple[int, int]] = []
-    stack = [root]
+    stack, visited = [root], 0
     while stack:
         node = stack.pop()
+        visited += 1
+        if visited % 4096 == 0:
+            syntax.check_budget()
         if node.type in ("statement_block", "program", "switch_case", "switch_default"):
             ranges += _after_jumps(node)
         literal = _literal_truth(node.child_by_field_name("condition")) if node.type == "if_statement" else None
@@ -154,9 +157,12 @@ def _declared_names(statement: Node) -> set[str]:
 def _named(node: Node, unrun: list[tuple[int, int]]) -> set[str]:
     """Every identifier a subtree names (reads, calls, or declares) outside the ranges `unrun`."""
     starts = [start for start, _ in unrun]
-    names, stack = set(), [node]
+    names, stack, visited = set(), [node], 0
     while stack:
         here = stack.pop()
+        visited += 1
+        if visited % 4096 == 0:
+            syntax.check_budget()  # inside the gate's budget (syntax.parse_budget), a slow walk stops
         k = bisect.bisect_right(starts, here.start_byte) - 1
         if k >= 0 and here.end_byte <= unrun[k][1]:
             continue  # inside code that never runs

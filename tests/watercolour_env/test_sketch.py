@@ -166,6 +166,10 @@ def test_a_parse_stops_only_inside_a_budget_and_a_reply_is_parsed_once():
     slow = b"a<b " * 4096
     with syntax.parse_budget(0.0), pytest.raises(syntax.ParseTooSlow, match="used up its"):
         syntax.parse(slow)
+    with syntax.parse_budget(0.0), pytest.raises(syntax.ParseTooSlow):
+        sum(range(100_000))  # some CPU time, then a walk asks
+        syntax.check_budget()
+    syntax.check_budget()  # outside a budget: never
     tree = syntax.parse(slow)  # outside a budget (reading recorded rollouts) a parse runs to the end
     assert tree.root_node.has_error and tree.root_node.end_byte == len(slow)
     assert syntax.parse(slow) is tree  # kept: the gate, the length term and the tokens share it
