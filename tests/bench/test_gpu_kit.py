@@ -101,6 +101,7 @@ def test_a_runs_record_under_docs_is_kept_and_the_kit_folder_is_not():
 
 
 @pytest.mark.cli
+@pytest.mark.browser  # Mesa comes with Chromium's apt packages (`make install`), not in `make check`'s lane
 def test_the_mesa_it_carries_is_llvmpipe_and_what_it_loads_less_glibc():
     files = kit.mesa_files()
     assert {"dri/swrast_dri.so", "libEGL.so.1", "libEGL_mesa.so.0", "libGLdispatch.so.0", "libglapi.so.0"} <= set(files)
