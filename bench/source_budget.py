@@ -35,6 +35,9 @@ REPLIES = {
     + "}\n```",
     "a<b (64 KiB)": "```js\n" + "a<b " * 16_384 + "\n```",
     "a<b (256 KiB)": "```js\n" + "a<b " * 65_536 + "\n```",
+    # a red-team helper's (2026-12-07): dead-code walks quadratic in small statements, 53 s before
+    "if(0); x 20,000 (256 KiB)": "```js\nfunction setup(){}\n" + "if(0);" * 20_000 + ";" * 141_925 + "\n```",
+    "var a; x 12,000, a; x 12,000": "```js\nfunction setup(){}\n" + "var a;" * 12_000 + "a;" * 12_000 + "\n```",
 }
 
 
@@ -63,11 +66,8 @@ def longest_pause(work: Callable[[], object]) -> tuple[float, float, object]:
 
 
 def fresh() -> None:
-    """Forgets the trees and the inventory kept per thread, so each round parses anew."""
-    syntax._local.__dict__.pop("trees", None)  # noqa: SLF001 (a benchmark of the cache's absence)
-    from watercolour_env import sketch
-
-    sketch._last.__dict__.pop("inventory", None)  # noqa: SLF001
+    """Forgets the trees and the inventory kept per thread (as each check does), for the baseline."""
+    syntax.reply_cache().clear()
 
 
 def main() -> None:

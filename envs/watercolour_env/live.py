@@ -127,10 +127,14 @@ def _unreached_declarations(root: Node, unrun: list[tuple[int, int]]) -> list[tu
             declares.setdefault(name, []).append(i)
     live = [i for i, names in enumerate(names_of) if not names or names & P5_ENTRY_POINTS]
     reached = set(live)
+    starts = [start for start, _ in unrun]  # once: per statement it made many small ones quadratic
     while live:
         i = live.pop()
-        for name in _named(statements[i], unrun) - names_of[i]:
-            for j in declares.get(name, []):
+        syntax.check_budget()  # per statement too: many small ones never reach a walk's count
+        for name in _named(statements[i], unrun, starts) - names_of[i]:
+            # popped: a name's declarations are all reached at its first use (a loop over them at
+            # every use was quadratic in `var a;` x n then `a;` x n; docs/LOG.md, 2026-12-07)
+            for j in declares.pop(name, []):
                 if j not in reached:
                     reached.add(j)
                     live.append(j)
@@ -154,9 +158,11 @@ def _declared_names(statement: Node) -> set[str]:
     return set()
 
 
-def _named(node: Node, unrun: list[tuple[int, int]]) -> set[str]:
-    """Every identifier a subtree names (reads, calls, or declares) outside the ranges `unrun`."""
-    starts = [start for start, _ in unrun]
+def _named(node: Node, unrun: list[tuple[int, int]], starts: list[int]) -> set[str]:
+    """Every identifier a subtree names (reads, calls, or declares) outside the ranges `unrun`.
+
+    `starts` holds their start bytes, for bisection.
+    """
     names, stack, visited = set(), [node], 0
     while stack:
         here = stack.pop()

@@ -15,13 +15,12 @@ centre point (300, 300)" in a comment.
 from __future__ import annotations
 
 import re
-import threading
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
 from watercolour_env.live import dead_ranges
-from watercolour_env.syntax import TreeFacts, check_budget, parse
+from watercolour_env.syntax import TreeFacts, check_budget, parse, reply_cache
 
 ALLOWED_BRUSH_METHODS = (
     "scaleBrushes",
@@ -43,7 +42,6 @@ BRUSH_PAINT_METHODS = frozenset(
 """p5.brush calls that put paint on the canvas; the others only set state."""
 
 _FENCE_MARK = re.compile(r"```|~~~")
-_last = threading.local()  # the last inventory taken, per thread
 
 
 @dataclass(frozen=True)
@@ -160,12 +158,13 @@ def defines_setup(source: str) -> bool:
 def inspect_sketch(source: str) -> SketchInventory:
     """Parses a sketch and takes stock of its calls, names, canvas and first syntax error.
 
-    The last inventory is kept per thread (the gate asks for the chosen block's twice).
+    The last inventory is kept for the reply being checked (`syntax.reply_cache`): the gate asks
+    for the chosen block's twice.
 
     Raises:
         syntax.ParseTooSlow: inside a `syntax.parse_budget` that the parse or the walk used up.
     """
-    last = getattr(_last, "inventory", None)
+    last = reply_cache().get("inventory")
     if last is not None and last[0] == source:
         return last[1]
     data = source.encode("utf-8")
@@ -201,7 +200,7 @@ def inspect_sketch(source: str) -> SketchInventory:
         lines=sum(1 for line in source.splitlines() if line.strip()),
         approx_tokens=len(_without_comments(data, facts.comments + dead_ranges(tree.root_node))) // 4,
     )
-    _last.inventory = (source, inventory)
+    reply_cache()["inventory"] = (source, inventory)
     return inventory
 
 

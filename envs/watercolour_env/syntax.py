@@ -41,7 +41,10 @@ sketch takes milliseconds (the hibiscus 5 ms; 150 KB of plain statements 1.1 s);
 `a<b ` took tree-sitter's error recovery 4.7 s a parse, holding the server's other threads
 meanwhile (docs/LOG.md, 2026-12-07). CPU time, not wall time: a verdict must not depend on load."""
 TREES_KEPT = 4
-"""Trees kept per thread: the gate, the length term and the token counts read one reply's tree."""
+"""Trees kept per thread: the gate, the length term and the token counts read one reply's tree.
+Each `parse_budget` (one reply's check) starts with none, so a reply's verdict never depends on
+what the thread checked before: a tree kept from a check that ran out of budget made the same
+reply's second check free of its parse and flipped `unparseable` to passed (docs/LOG.md)."""
 _CHUNK = 1024
 """Bytes the parser reads a call. A tree parsed through a callback reads a node's text through it
 too: 64 KiB slices made each identifier's text cost 26 us, 1 KiB ones 1.1 us (0.26 from bytes)."""
@@ -58,11 +61,17 @@ def parse_budget(cpu_s: float | None = None) -> Iterator[None]:
     One reply's check: each fenced block is parsed and walked, and many blocks must not each have
     the whole budget. `cpu_s` defaults to `PARSE_CPU_S`, read at each call.
     """
+    reply_cache().clear()
     _local.until = time.thread_time() + (PARSE_CPU_S if cpu_s is None else cpu_s)
     try:
         yield
     finally:
         _local.until = None
+
+
+def reply_cache() -> dict:
+    """This thread's cache of one reply's parse and walk results, emptied by each `parse_budget`."""
+    return _local.__dict__.setdefault("cache", {})
 
 
 def check_budget() -> None:
@@ -73,7 +82,7 @@ def check_budget() -> None:
 
 
 def parse(data: bytes) -> Tree:
-    """The syntax tree of `data`; the last `TREES_KEPT` are kept per thread.
+    """The syntax tree of `data`; the last `TREES_KEPT` are kept per thread (see there).
 
     The parser reads through a callback, so the interpreter runs between its steps: a long parse
     no longer holds the GIL (and with it `/health` and every other session) until it ends.
@@ -83,7 +92,7 @@ def parse(data: bytes) -> Tree:
     Raises:
         ParseTooSlow: inside `parse_budget`, the budget ran out.
     """
-    trees: OrderedDict[bytes, Tree] = _local.__dict__.setdefault("trees", OrderedDict())
+    trees: OrderedDict[bytes, Tree] = reply_cache().setdefault("trees", OrderedDict())
     if (tree := trees.get(data)) is not None:
         trees.move_to_end(data)
         return tree

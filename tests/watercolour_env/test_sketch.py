@@ -176,3 +176,27 @@ def test_a_parse_stops_only_inside_a_budget_and_a_reply_is_parsed_once():
     for n in range(syntax.TREES_KEPT):
         syntax.parse(b"let a%d = 1;" % n)
     assert syntax.parse(slow) is not tree  # the oldest went
+
+
+def test_each_replys_check_starts_with_nothing_kept_from_the_one_before():
+    """A red-team helper's case (2026-12-07): a tree kept from a check that ran out of budget made
+    the same reply's second check free of its parse, and `unparseable` became passed."""
+    from watercolour_env import syntax
+
+    data = b"function setup() {}"
+    kept = syntax.parse(data)
+    assert syntax.parse(data) is kept
+    with syntax.parse_budget():
+        assert syntax.parse(data) is not kept  # parsed anew, at the cost of this reply's budget
+
+
+def test_the_dead_code_walks_ask_the_budget():
+    """`if(0);` thousands of times made the dead-code walk quadratic (53 s on 256 KiB, outside the
+    budget); now it is linear and asks the budget as it goes."""
+    from watercolour_env import live, syntax
+
+    root = syntax.parse(b"function setup() {}\n" + b"if (0);" * 5000).root_node
+    assert len(live.dead_ranges(root)) == 5000  # each untaken branch, the empty statement `;`
+    with syntax.parse_budget(0.0), pytest.raises(syntax.ParseTooSlow):
+        sum(range(100_000))
+        live.dead_ranges(root)
