@@ -37,7 +37,7 @@ def parser() -> Parser:
 
 PARSE_CPU_S = 2.0
 """The CPU seconds one reply's source check may take (its parses and walks together). An honest
-sketch takes milliseconds (the hibiscus 5 ms; 150 KB of plain statements 1.1 s); 256 KiB of
+sketch takes milliseconds (the hibiscus 5-10 ms; 150 KB of plain statements 0.5 s); 256 KiB of
 `a<b ` took tree-sitter's error recovery 4.7 s a parse, holding the server's other threads
 meanwhile (docs/LOG.md, 2026-12-07). CPU time, not wall time: a verdict must not depend on load."""
 TREES_KEPT = 4
