@@ -119,7 +119,8 @@ from watercolour_env.server.sandbox import Renderer
 from tests.conftest import example
 with Renderer(workers=1, chromium_path=sys.argv[1]) as renderer:
     result = renderer.render(example("hibiscus.js"), seed=3)
-    gpu = [p.pid for p in psutil.process_iter(["cmdline"]) if "--type=gpu-process" in (p.info["cmdline"] or [])]
+    mine = psutil.Process().children(recursive=True)  # not other tests' browsers (xdist)
+    gpu = [p.pid for p in mine if "--type=gpu-process" in p.cmdline()]
     maps = "".join(Path(f"/proc/{pid}/maps").read_text() for pid in gpu)
     driver = sorted({line.split()[-1] for line in maps.splitlines() if "swrast_dri" in line})
     print(renderer.renderer_string, result.status.value, driver)
