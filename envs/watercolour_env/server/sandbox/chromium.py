@@ -45,6 +45,8 @@ CHROMIUM_FLAGS = [
     "--webrtc-ip-handling-policy=disable_non_proxied_udp",
     "--js-flags=--max-old-space-size=1024",
 ]
+RECORDER_FLAGS = [f for f in CHROMIUM_FLAGS if not f.startswith("--use-")] + ["--disable-3d-apis", "--disable-gpu"]
+"""A recorder's browser (decision 0007): no WebGL in any of its pages, nor a GPU process to share."""
 SWIFTSHADER_FLAGS = ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--disable-accelerated-2d-canvas"]
 
 RENDERER_JS = """() => {

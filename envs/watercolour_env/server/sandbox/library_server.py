@@ -9,6 +9,7 @@ sketch can be fetched once, so a frame cannot reload another render's code or no
 from __future__ import annotations
 
 import http.server
+import json
 import logging
 import secrets
 import socketserver
@@ -42,15 +43,17 @@ FRAME_TEMPLATE = """<!doctype html><html><head><meta charset="utf-8">
 <style>html,body{{margin:0;padding:0;overflow:hidden;background:#fff}}</style>
 <script crossorigin="anonymous" src="/lib/seed.js" data-seed="{seed}"></script>
 <script crossorigin="anonymous" src="/lib/p5.min.js"></script>
-<script crossorigin="anonymous" src="/lib/p5.brush.js"></script>
-{guard}<script crossorigin="anonymous" src="/lib/harness.js"></script>
+{painting}<script crossorigin="anonymous" src="/lib/harness.js"></script>
 <script nonce="{script_nonce}">__watercolourArm("{nonce}"); document.currentScript.remove();</script>
 <meta http-equiv="Content-Security-Policy" content="script-src {origin}/sketch/{token}.js">
 <script crossorigin="anonymous" src="/sketch/{token}.js"></script>
 </head><body></body></html>"""
 
 
+BRUSH_TAG = '<script crossorigin="anonymous" src="/lib/p5.brush.js"></script>\n'
 GUARD_TAG = '<script crossorigin="anonymous" src="/lib/guard.js"></script>\n'
+RECORDER_TAG = '<script crossorigin="anonymous" src="/lib/recorder.js"></script>\n'
+"""A recorder frame (decision 0007) loads no p5.brush and no guard: recorder.js stands in for both."""
 
 
 def library_files(js_dir: Path) -> dict[str, Path]:
@@ -67,6 +70,7 @@ def library_files(js_dir: Path) -> dict[str, Path]:
         "p5.brush.js": js_dir / "p5.brush" / "dist" / "p5.brush.js",
         "guard.js": STATIC_DIR / "guard.js",
         "harness.js": STATIC_DIR / "harness.js",
+        "recorder.js": STATIC_DIR / "recorder.js",
         "seed.js": STATIC_DIR / "seed.js",
     }
     # the gate reads the ESM build's export list (brush_api.py): missing, every episode would fail
@@ -87,15 +91,25 @@ class LibraryServer:
         js_dir: the `node_modules` folder with `p5` and `p5.brush`.
         enforce: whether frames load `static/guard.js`, the run-time allowlist; off only to
             measure what it costs and that it changes no painting (bench/gate.py).
+        recorder: serve recorder frames (`static/recorder.js`, decision 0007): the sketch runs
+            without p5.brush and the report carries its calls, not a picture.
 
     Example:
         >>> server = LibraryServer(DEFAULT_JS_DIR)  # doctest: +SKIP
         >>> url = server.add_frame("function setup(){}", seed=1)  # doctest: +SKIP
     """
 
-    def __init__(self, js_dir: Path = DEFAULT_JS_DIR, enforce: bool = True) -> None:
-        self.enforce = enforce
+    def __init__(self, js_dir: Path = DEFAULT_JS_DIR, enforce: bool = True, recorder: bool = False) -> None:
+        from watercolour_env.server.sandbox.brush_api import brush_methods  # it reads DEFAULT_JS_DIR from here
+
+        self.enforce, self.recorder = enforce, recorder
         self._libraries = {name: path.read_bytes() for name, path in library_files(js_dir).items()}
+        exports = json.dumps(sorted(brush_methods(js_dir))).encode()
+        self._libraries["recorder.js"] = self._libraries["recorder.js"].replace(b'/*BRUSH_EXPORTS*/["circle"]', exports)
+        if recorder:
+            self.painting = RECORDER_TAG
+        else:
+            self.painting = BRUSH_TAG + (GUARD_TAG if enforce else "")
         self._sketches: dict[str, bytes] = {}
         self._nonces: dict[str, str] = {}
         self._lock = threading.Lock()
@@ -175,7 +189,7 @@ class LibraryServer:
                         seed=int(seed) if seed.isdigit() else 0,
                         token=token,
                         nonce=nonce,
-                        guard=GUARD_TAG if server.enforce else "",
+                        painting=server.painting,
                         origin=server.origin,
                         script_nonce=script_nonce,
                     )

@@ -119,6 +119,8 @@ class RenderResult:
         violations: what the sandbox blocked and recorded while the sketch ran, as
             (violation name, what was reached), e.g. ("bare_primitive", "ellipse"); the names
             are `Violation` values. Also "invalid_frame" when the picture was not a 600x600 PNG.
+        recording: a recorder's report of the sketch's calls, as the frame sent it (unchecked:
+            sealed.py checks it), or None from a painting frame.
     """
 
     status: RenderStatus
@@ -131,6 +133,7 @@ class RenderResult:
     renderer: str = ""
     detail: str = ""
     violations: list[tuple[str, str]] = field(default_factory=list)
+    recording: object = None
 
 
 def paper_colour(rgb: np.ndarray, stride: int = 1) -> np.ndarray:
@@ -207,5 +210,6 @@ def read_report(payload: dict, enforce: bool) -> tuple[RenderStatus, dict]:
         "js_errors": errors,
         "detail": detail,
         "violations": violations,
+        "recording": payload.get("recording"),
     }
     return (RenderStatus.OK if finished else RenderStatus.SKETCH_ERROR), fields

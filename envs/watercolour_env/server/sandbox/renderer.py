@@ -24,6 +24,7 @@ from watercolour_env.limits import DEFAULT_RENDER_DEADLINE_S
 from watercolour_env.server.sandbox import netns, pages
 from watercolour_env.server.sandbox.chromium import (
     CHROMIUM_FLAGS,
+    RECORDER_FLAGS,
     RENDER_JS,
     RENDERER_JS,
     SWIFTSHADER_FLAGS,
@@ -34,6 +35,7 @@ from watercolour_env.server.sandbox.fair_queue import FairQueue
 from watercolour_env.server.sandbox.library_server import DEFAULT_JS_DIR, LibraryServer
 from watercolour_env.server.sandbox.picture import RenderResult, RenderStatus, read_report
 from watercolour_env.server.sandbox.recovery import PageRecovery
+from watercolour_env.server.sandbox.sealed import Sealing
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +46,7 @@ HARD_MARGIN_S = 120.0
 CANCEL_GRACE_S = 5.0
 
 
-class Renderer(PageRecovery):
+class Renderer(PageRecovery, Sealing):
     """A pool of Chromium pages that render sketches; thread-safe, shared by all sessions.
 
     Args:
@@ -59,6 +61,11 @@ class Renderer(PageRecovery):
         network_namespace: "auto" (start Chromium in a network namespace with loopback only where
             this machine allows one, else warn and rely on Chromium's flags), "on" (refuse to
             start without one) or "off"; see netns.py. `network_isolation` then says which.
+        recorder: a recorder of sketches' calls (decision 0007, sealed.py): no WebGL in the
+            browser, no p5.brush in its frames, results that carry `recording` and no picture.
+        sealed: paint only what a recorder of the same size recorded (`render`, decision 0007);
+            off (for now the default), the sketch paints in these pages itself, watched by the
+            guard (decision 0001).
 
     Example:
         >>> with Renderer(workers=1) as renderer:  # doctest: +SKIP
@@ -77,10 +84,12 @@ class Renderer(PageRecovery):
         browser_env: dict[str, str] | None = None,
         enforce: bool = True,
         network_namespace: str = "auto",
+        recorder: bool = False,
+        sealed: bool = False,
     ) -> None:
         if network_namespace not in netns.MODES:
             raise ValueError(f"network_namespace must be one of {', '.join(netns.MODES)}, not {network_namespace!r}")
-        self.enforce, self.network_namespace = enforce, network_namespace
+        self.enforce, self.network_namespace, self.recorder = enforce, network_namespace, recorder
         self.network_isolation = ""  # "namespace" or "flags", once started
         self._wrapper_dir: Path | None = None
         self.browser_env = dict(browser_env or {})
@@ -88,6 +97,7 @@ class Renderer(PageRecovery):
         self.deadline_s, self.max_queue, self.chromium_path = deadline_s, max_queue, chromium_path
         self.renderer_string = self.browser_version = ""
         self._js_dir = js_dir
+        self._recorder = self._recorder_for(sealed and not recorder)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="renderer", daemon=True)
         self._started = self._closed = False
@@ -127,7 +137,7 @@ class Renderer(PageRecovery):
         with self._start_lock:
             if self._started:
                 return
-            self._library = LibraryServer(self._js_dir, enforce=self.enforce)
+            self._library = LibraryServer(self._js_dir, enforce=self.enforce, recorder=self.recorder)
             try:
                 self._isolate_network()
             except RenderError:
@@ -142,6 +152,12 @@ class Renderer(PageRecovery):
                 self._closed = True
                 raise launch_failure(self.chromium_path, err) from err
             self._started = True
+        if self._recorder is not None:
+            try:
+                self._recorder.start()
+            except Exception:
+                self.close()
+                raise
 
     def _isolate_network(self) -> None:
         self._wrapper = netns.isolate(self.network_namespace, self._library, self.chromium_path)
@@ -150,6 +166,8 @@ class Renderer(PageRecovery):
 
     def close(self) -> None:
         """Closes the browser and the library server; idempotent."""
+        if self._recorder is not None:
+            self._recorder.close()
         if not self._started or self._closed:
             return
         self._closed = True
@@ -162,23 +180,8 @@ class Renderer(PageRecovery):
         if self._wrapper_dir is not None:
             shutil.rmtree(self._wrapper_dir, ignore_errors=True)
 
-    def render(
-        self, sketch: str, seed: int = 0, deadline_s: float | None = None, deadline_at: float | None = None
-    ) -> RenderResult:
-        """Renders one sketch; blocks the calling thread, never raises for a bad sketch.
-
-        Args:
-            sketch: JavaScript source defining at least `setup`.
-            seed: seed of `Math.random` in [0, 2**32).
-            deadline_s: seconds the sketch may render once it has a worker; defaults to the pool's.
-            deadline_at: the episode's deadline (a `time.monotonic()` instant). A render starts
-                only while its whole `deadline_s` still fits before it, so this deadline never cuts
-                a render short; a render that cannot start in time is `INFRA_ERROR` ("... in the
-                render queue"), never the sketch's timeout.
-
-        Returns:
-            The result; infrastructure failures are `INFRA_ERROR`, with the slow stage in the detail.
-        """
+    def _render_here(self, sketch: str, seed: int, deadline_s: float | None, deadline_at: float | None) -> RenderResult:
+        """One phase on this renderer's pages: `render` unsealed."""
         if self._closed:
             return RenderResult(RenderStatus.INFRA_ERROR, detail="the renderer is closed")
         self.start()
@@ -209,6 +212,7 @@ class Renderer(PageRecovery):
         """For `/health`: workers, pages busy / free / replacing, queued, max_queue, GPU, Chromium...
 
         Pages are counted, not assumed: busy + free + replacing is `workers` unless one was lost.
+        Sealed, `recorder` holds the recorder's counts (`sealed`: whether the sketches record first).
         """
         running = min(getattr(self, "_in_flight", 0), self.workers)
         free = len(self._pages) if hasattr(self, "_pages") else 0
@@ -226,7 +230,8 @@ class Renderer(PageRecovery):
             "started": self._started,
             "closed": self._closed,
             "network": self.network_isolation,
-        }
+            "sealed": self._recorder is not None,
+        } | ({"recorder": self._recorder.stats()} if self._recorder is not None else {})
 
     def _call(self, coro, timeout_s: float | None):  # noqa: ANN001, ANN202
         future: Future = asyncio.run_coroutine_threadsafe(coro, self._loop)
@@ -245,8 +250,8 @@ class Renderer(PageRecovery):
         self._in_flight = 0
         self._replacing: set[asyncio.Task] = set()  # pages being replaced, held so they finish
         self._gpu_well_at = 0.0  # when the last GPU probe found it well (time.monotonic)
-        await self._launch(CHROMIUM_FLAGS)
-        if "llvmpipe" not in self.renderer_string:
+        await self._launch(RECORDER_FLAGS if self.recorder else CHROMIUM_FLAGS)
+        if not self.recorder and "llvmpipe" not in self.renderer_string:
             log.warning(
                 "WebGL runs on %r, not Mesa llvmpipe: install libegl-mesa0 and libgl1-mesa-dri. "
                 "Falling back to SwiftShader with a software 2D canvas (slower, less deterministic).",
@@ -341,7 +346,7 @@ class Renderer(PageRecovery):
             self._library.forget(url)
             self._replace_soon(page)  # meanwhile: the verdict does not wait for a fresh page
             detail = f"no finished frame within {deadline_s:g} s"
-            if await self._recover_gpu(generation, timed_out_at):
+            if not self.recorder and await self._recover_gpu(generation, timed_out_at):
                 if not retried:
                     # the picture may have been lost to another sketch's stall: once more, fresh
                     return await self._again(sketch, seed, deadline_s, started)

@@ -9,7 +9,8 @@ from watercolour_env.server.sandbox.library_server import DEFAULT_JS_DIR, librar
 
 
 def test_the_served_files_are_found_in_the_checkout():
-    assert set(library_files(DEFAULT_JS_DIR)) == {"p5.min.js", "p5.brush.js", "guard.js", "harness.js", "seed.js"}
+    expected = {"p5.min.js", "p5.brush.js", "guard.js", "harness.js", "seed.js", "recorder.js"}
+    assert set(library_files(DEFAULT_JS_DIR)) == expected
 
 
 def test_without_the_esm_build_the_gate_reads_it_refuses_to_start(tmp_path):

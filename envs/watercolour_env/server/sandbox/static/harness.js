@@ -35,7 +35,9 @@
     const shot = picture(canvas);
     post({ nonce: nonce, reason: reason, errors: errors.slice(0, MAX_ERRORS), png: shot.png, width: shot.width,
            height: shot.height, violations: guard && !guardFailure ? guard.violations() : [],
-           guard: guard ? guardFailure || "on" : "off" }, "*");
+           guard: guard ? guardFailure || "on" : "off",
+           // a recorder frame's calls (recorder.js, decision 0007): it has no picture of its own
+           recording: guard && !guardFailure && guard.recording ? guard.recording() : undefined }, "*");
   }
 
   // What a sketch throws is its own text: cut to MAX_ERROR_CHARS and made valid Unicode (a lone
