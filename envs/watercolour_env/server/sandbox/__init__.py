@@ -1,8 +1,8 @@
 """The sandboxed renderer and everything it trusts.
 
-Chromium (chromium.py, renderer.py, pages.py), the library server, the guard and harness scripts
-(static/), the pinned p5 and p5.brush (js/), the network namespace (netns.py), and what a render
-gives back (picture.py).
+Chromium (chromium.py, renderer.py, pages.py), the sealed render (sealed.py), the library
+server, the guard, recorder and harness scripts (static/), the pinned p5 and p5.brush (js/), the
+network namespace (netns.py), and what a render gives back (picture.py).
 
 Threat model (the adversary is the policy; docs/decisions/0002-sandbox-threat-model.md has the
 table of what a sketch must not do, the layer that stops it and the test that proves it): a
@@ -35,7 +35,15 @@ relaunched and its renders count as infrastructure failures.
 Navigations are vetted over CDP: a document request other than the host page or a frame page
 of the library server (a sketch sending its frame to another loopback port, say) fails before
 it is made, and the render reports that the sketch navigated away.
-The allowlist runs inside the frame (static/guard.js, docs/decisions/0001-run-time-allowlist.md):
+A render can be sealed (`Renderer(sealed=True)`, sealed.py, docs/decisions/0007-the-sealed-sketch.md;
+not yet the default): the sketch runs in a
+recorder frame, in a browser of its own without WebGL and without p5.brush (static/recorder.js),
+where the ten methods and p5's picture functions only record their arguments; Python checks the
+calls against a closed grammar of plain values, and the painter's frame paints them as a sketch
+of literal calls. No code of the sketch's runs where anything is painted. The recorder names
+what else the sketch called as the guard does; that report is no longer the containment.
+Unsealed (the default), in the sketch's own frame, and sealed in the painter's, the allowlist
+runs inside the frame (static/guard.js, docs/decisions/0001-run-time-allowlist.md):
 every way to paint but the ten brush methods is blocked and named in `RenderResult.violations`;
 the picture is read from p5's canvas with the browser's own toDataURL and its PNG header checked
 here before decoding; a frame the sketch attaches inside its own (a fresh JavaScript realm) is

@@ -76,6 +76,27 @@ class PageRecovery:
                     asyncio.ensure_future(pages.close_quietly(old))
             return True
 
+    def _on_disconnected(self, browser) -> None:  # noqa: ANN001
+        """A browser that died between renders is relaunched at once, not by the next render's failure.
+
+        Its pages leave the pool now, so a render waits for the fresh ones instead of taking a dead
+        one (a sealed render's idle recorder, killed beside the painter, lost the next render).
+        """
+        if self._closed or browser is not self._browser:
+            return
+        while not self._pages.empty():
+            self._pages.get_nowait()
+
+        async def relaunch() -> None:
+            async with self._browser_lock:
+                if not self._closed and browser is self._browser:
+                    log.warning("renderer: browser died; relaunching")
+                    await self._launch(self._flags)
+
+        task = asyncio.ensure_future(relaunch())
+        self._replacing.add(task)
+        task.add_done_callback(self._replacing.discard)
+
     def _replace_soon(self, page) -> None:  # noqa: ANN001
         """Replaces a page in a task of its own, which a cancelled render cannot stop half-way.
 

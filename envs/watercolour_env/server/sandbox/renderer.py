@@ -64,8 +64,7 @@ class Renderer(PageRecovery, Sealing):
         recorder: a recorder of sketches' calls (decision 0007, sealed.py): no WebGL in the
             browser, no p5.brush in its frames, results that carry `recording` and no picture.
         sealed: paint only what a recorder of the same size recorded (`render`, decision 0007);
-            off (for now the default), the sketch paints in these pages itself, watched by the
-            guard (decision 0001).
+            off, the sketch paints in these pages itself, watched by the guard (decision 0001).
 
     Example:
         >>> with Renderer(workers=1) as renderer:  # doctest: +SKIP
@@ -211,8 +210,8 @@ class Renderer(PageRecovery, Sealing):
     def stats(self) -> dict:
         """For `/health`: workers, pages busy / free / replacing, queued, max_queue, GPU, Chromium...
 
-        Pages are counted, not assumed: busy + free + replacing is `workers` unless one was lost.
-        Sealed, `recorder` holds the recorder's counts (`sealed`: whether the sketches record first).
+        Pages are counted, not assumed: busy + free + replacing is `workers` unless one was lost;
+        sealed, `recorder` holds the recorder's counts (`sealed`: whether the sketches record first).
         """
         running = min(getattr(self, "_in_flight", 0), self.workers)
         free = len(self._pages) if hasattr(self, "_pages") else 0
@@ -268,6 +267,7 @@ class Renderer(PageRecovery, Sealing):
             executable_path=executable, headless=True, **launch_options(flags, origins, self.workers, self.browser_env)
         )
         self._generation = getattr(self, "_generation", 0) + 1
+        self._browser.on("disconnected", self._on_disconnected)
         while not self._pages.empty():
             self._pages.get_nowait()
         for _ in range(self.workers):

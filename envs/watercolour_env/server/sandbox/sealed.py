@@ -31,7 +31,8 @@ BRUSH_CALLS = frozenset(
 P5_CALLS = frozenset(
     (
         "createCanvas background clear angleMode colorMode translate rotate rotateZ scale shearX shearY "
-        "resetMatrix push pop fill noFill stroke noStroke strokeWeight strokeCap strokeJoin ellipseMode rectMode"
+        "resetMatrix push pop fill noFill stroke noStroke strokeWeight strokeCap strokeJoin ellipseMode rectMode "
+        "randomSeed noiseSeed"
     ).split()
 )
 """p5's functions whose state p5.brush reads or the canvas shows, recorded and replayed in order
@@ -43,6 +44,17 @@ MAX_CALLS = 100_000
 more is a sketch error, and nothing is painted. The largest painting of the starter pool and the
 warm-start corpus records 7,028 (decision 0007, the spike); 20,000 vertices of one shape already
 take more than 60 s to paint, 20,000 circles without fill 0.5 s (docs/LOG.md, 2026-12-07)."""
+MAX_LEAVES = 400_000
+"""The most values (numbers, strings, booleans, nulls, tags) in a whole recording, and
+`MAX_TOTAL_CHARS` the most characters of its strings: without them, arrays that share their items
+made a replay of 535 MB from ten calls (red team, 2026-12-07; the largest pool painting has about
+30,000)."""
+MAX_TOTAL_CHARS = 2_000_000
+MAX_RECORDING_CHARS = 16_000_000
+"""The longest recording the harness sends, as JSON text (harness.js): longer is "too large". The
+recorder's own bounds keep an honest one under it (400,000 values of at most 24 characters)."""
+MAX_INT = 2**53
+"""Integers past this are not JavaScript numbers (a BigInt's digits, forged into a recording)."""
 MAX_ITEMS = 64
 """The most arguments of a call, and items of an array argument (recorder.js refuses more)."""
 MAX_CHARS = 200
@@ -55,78 +67,122 @@ class BadRecording(ValueError):
     """A recording outside the grammar: the sketch reached into its recorder (tampering)."""
 
 
-def _literal(value: object, depth: int = 0) -> str:
+class _Budget:
+    """What is left of a recording's bounds while its lines are written."""
+
+    def __init__(self) -> None:
+        self.leaves, self.chars = MAX_LEAVES, MAX_TOTAL_CHARS
+
+    def take(self, chars: int = 0) -> None:
+        self.leaves -= 1
+        self.chars -= chars
+        if self.leaves < 0 or self.chars < 0:
+            raise BadRecording(f"more than {MAX_LEAVES:,} values or {MAX_TOTAL_CHARS:,} characters")
+
+
+def _literal(value: object, budget: _Budget, depth: int = 0) -> str:
     """One argument as a JavaScript literal; raises BadRecording for anything outside the grammar."""
+    if isinstance(value, (list, dict)):
+        budget.take()
+        if isinstance(value, list):
+            if depth > 2 or len(value) > MAX_ITEMS:
+                raise BadRecording("an array too deep or too long")
+            return "[" + ", ".join(_literal(item, budget, depth + 1) for item in value) + "]"
+        if len(value) == 1:
+            ((key, inner),) = value.items()
+            if key == "$" and isinstance(inner, str) and inner in TAGS:
+                return TAGS[inner]
+            if key in ("$color", "$vector") and isinstance(inner, list) and len(inner) == (4 if key == "$color" else 3):
+                parts = [_number(item, budget) for item in inner]
+                if key == "$vector":
+                    return f"createVector({', '.join(parts)})"
+                # as the guard hands a colour on: p5 makes it afresh from its sRGB floats (guard.js)
+                r, g, b, a = parts
+                return f'color("color(srgb " + {r} + " " + {g} + " " + {b} + " / " + {a} + ")")'
+        raise BadRecording("an object outside the grammar")
+    if isinstance(value, str):
+        budget.take(len(value))
+        if len(value) > MAX_CHARS:
+            raise BadRecording(f"a string of {len(value)} characters")
+        return json.dumps(value)  # ASCII only: every other character escaped
+    return _number(value, budget)
+
+
+def _number(value: object, budget: _Budget) -> str:
+    """A number, a boolean, null or a tag as a literal (a colour's or vector's part: no arrays)."""
+    budget.take()
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:
         return "null"
     if isinstance(value, int):
+        if abs(value) > MAX_INT:
+            raise BadRecording("an integer past 2**53")
         return str(value)
     if isinstance(value, float):
         if not math.isfinite(value):
             raise BadRecording("a number that is not finite, untagged")
         return repr(value)
-    if isinstance(value, str):
-        if len(value) > MAX_CHARS:
-            raise BadRecording(f"a string of {len(value)} characters")
-        return json.dumps(value)  # ASCII only: every other character escaped
-    if isinstance(value, list):
-        if depth > 2 or len(value) > MAX_ITEMS:
-            raise BadRecording("an array too deep or too long")
-        return "[" + ", ".join(_literal(item, depth + 1) for item in value) + "]"
-    if isinstance(value, dict) and len(value) == 1:
-        ((key, inner),) = value.items()
-        if key == "$" and isinstance(inner, str) and inner in TAGS:
-            return TAGS[inner]
-        if key in ("$color", "$vector") and isinstance(inner, list) and len(inner) == (4 if key == "$color" else 3):
-            parts = [_number(item) for item in inner]
-            if key == "$vector":
-                return f"createVector({', '.join(parts)})"
-            # as the guard hands a colour on: p5 makes it afresh from its sRGB floats (guard.js)
-            r, g, b, a = parts
-            return f'color("color(srgb " + {r} + " " + {g} + " " + {b} + " / " + {a} + ")")'
-    raise BadRecording(f"an argument of type {type(value).__name__}")
-
-
-def _number(value: object) -> str:
-    """A number, or a tagged one, as a literal."""
-    if isinstance(value, bool) or not isinstance(value, int | float | dict):
-        raise BadRecording("a colour or vector part that is not a number")
-    if isinstance(value, dict) and value.get("$") == "undefined":
-        raise BadRecording("a colour or vector part that is undefined")
-    return _literal(value, 3)
+    if isinstance(value, dict) and len(value) == 1 and isinstance(value.get("$"), str) and value["$"] in TAGS:
+        return TAGS[value["$"]]
+    raise BadRecording(f"a value of type {type(value).__name__}")
 
 
 def check_recording(recording: object) -> tuple[list[str], bool]:
     """The recorder's report as the painter's lines, checked.
 
     Args:
-        recording: what the recorder frame sent: {"calls": [[name, [arg, ...]], ...],
-            "overflow": bool, "hasDraw": bool}; anything else is refused.
+        recording: what the recorder frame sent, as JSON text (harness.js) or already parsed:
+            {"calls": [[name, [arg, ...]], ...], "overflow": bool, "hasDraw": bool}.
 
     Returns:
         (one line of JavaScript per call, e.g. `brush.circle(145, 268, 166);`, in order; whether
         the sketch declared draw(), so that the painter's picture is taken after a first frame too).
 
     Raises:
-        BadRecording: a name outside `CALLS`, an argument outside the grammar, more than
-            `MAX_CALLS` calls, or a report of another shape. The sketch's doing: it can reach
-            its recorder's realm, never the painter's.
+        BadRecording: text that is not JSON or longer than `MAX_RECORDING_CHARS`, a name outside
+            `CALLS`, an argument outside the grammar, more than `MAX_CALLS` calls or past the
+            bounds of the whole, or a report of another shape. Nothing else: whatever the sketch
+            made its recorder send is the sketch's doing (it reaches its recorder's realm, never
+            the painter's), so no fault of the check's own escapes as another error.
     """
+    try:
+        return _checked(recording)
+    except BadRecording:
+        raise
+    except Exception as err:  # noqa: BLE001 (a sketch's recording must never raise anything else)
+        raise BadRecording(f"a recording the check could not read ({type(err).__name__})") from err
+
+
+def parse_recording(recording: object) -> object:
+    """The recorder's JSON text parsed (anything else passes as it is); BadRecording when it is not JSON."""
+    if not isinstance(recording, str):
+        return recording
+    if len(recording) > MAX_RECORDING_CHARS:
+        raise BadRecording(f"{len(recording):,} characters of JSON")
+    try:
+        return json.loads(recording)
+    except (ValueError, RecursionError) as err:  # a BigInt's 5,000 digits are a ValueError too
+        raise BadRecording(f"not JSON: {recording[:20]!r}") from err
+
+
+def _checked(recording: object) -> tuple[list[str], bool]:
+    recording = parse_recording(recording)
     if not isinstance(recording, dict) or not isinstance(recording.get("calls"), list):
         raise BadRecording("no list of calls")
     calls = recording["calls"]
     if len(calls) > MAX_CALLS:
         raise BadRecording(f"{len(calls)} calls, over {MAX_CALLS}")
-    lines = []
+    budget, lines = _Budget(), []
     for call in calls:
-        if not (isinstance(call, list) and len(call) == 2 and call[0] in CALLS and isinstance(call[1], list)):
-            raise BadRecording(f"a call outside the ten methods and p5's picture functions: {str(call)[:80]}")
+        if not (isinstance(call, list) and len(call) == 2 and isinstance(call[0], str) and isinstance(call[1], list)):
+            raise BadRecording("a call that is not [name, [arguments]]")
         name, args = call
+        if name not in CALLS:
+            raise BadRecording(f"a call outside the ten methods and p5's picture functions: {name[:40]!r}")
         if len(args) > MAX_ITEMS:
             raise BadRecording(f"{name} given {len(args)} arguments")
-        lines.append(f"{name}({', '.join(_literal(a) for a in args)});")
+        lines.append(f"{name}({', '.join(_literal(a, budget) for a in args)});")
     return lines, recording.get("hasDraw") is True
 
 
@@ -202,19 +258,29 @@ def render_sealed(
                 RenderStatus.INFRA_ERROR, detail="the recorder sent no calls", renderer=recorded.renderer
             )
         return recorded
-    if isinstance(recorded.recording, dict) and recorded.recording.get("overflow") is True:
+    checking = time.perf_counter()
+    try:
+        recording: object = parse_recording(recorded.recording)
+    except BadRecording as err:
+        recording = err
+    if isinstance(recording, dict) and recording.get("overflow") is True:
         recorded.recording, recorded.status, recorded.finished = None, RenderStatus.SKETCH_ERROR, False
-        recorded.detail = f"the sketch made more than {MAX_CALLS:,} calls to paint"
+        recorded.detail = (
+            f"the sketch asked for more than a recording holds ({MAX_CALLS:,} calls, {MAX_LEAVES:,} values)"
+        )
         recorded.js_errors = [*recorded.js_errors, recorded.detail][:20]
         return recorded
     violations = list(recorded.violations)
     try:
-        lines, has_draw = check_recording(recorded.recording)
+        if isinstance(recording, BadRecording):
+            raise recording
+        lines, has_draw = check_recording(recording)
     except BadRecording as err:
         violations.append(("tampering", f"its recording: {err}"[:80]))
         lines, has_draw = [], False
-    spent_s = (recorded.elapsed_ms - recorded.queued_ms) / 1000.0
-    started = time.perf_counter()
+    # the check's own time counts, as the sketch's arguments decide it
+    spent_s = (recorded.elapsed_ms - recorded.queued_ms) / 1000.0 + (time.perf_counter() - checking)
+    started = checking
     painted = paint(replay_sketch(lines, has_draw), seed, max(0.05, deadline_s - spent_s), deadline_at)
     if painted.status is RenderStatus.TIMEOUT:
         painted.detail = f"no finished frame within {deadline_s:g} s (its {len(lines)} calls painted)"

@@ -33,7 +33,8 @@ def idle(renderer: Renderer, workers: int, within_s: float = 15) -> dict:
     give_up = time.monotonic() + within_s
     while time.monotonic() < give_up:
         stats = renderer.stats()
-        if stats["free"] == workers and stats["busy"] == stats["replacing"] == stats["queued"] == 0:
+        pools = [stats, stats["recorder"]] if stats.get("sealed") else [stats]  # sealed: the recorder's too
+        if all(p["free"] == workers and p["busy"] == p["replacing"] == p["queued"] == 0 for p in pools):
             return stats
         time.sleep(0.1)
     return renderer.stats()

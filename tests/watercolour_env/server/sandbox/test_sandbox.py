@@ -40,6 +40,13 @@ def unguarded():
         yield renderer
 
 
+@pytest.fixture(scope="module")
+def sealed():
+    """Sealed (decision 0007): the sketch records, a painter replays its checked calls."""
+    with Renderer(workers=2, deadline_s=20, sealed=True) as renderer:
+        yield renderer
+
+
 @pytest.mark.parametrize(("name", "expected"), sorted(HACKS.items()))
 def test_the_sandbox_blocks_each_hack_on_its_own(renderer, name, expected):
     source = (CANARIES / name).read_text()
@@ -59,6 +66,25 @@ def test_the_sandbox_blocks_each_hack_on_its_own(renderer, name, expected):
         assert result.png == twin.png
     else:
         assert expected["sandbox"] in kinds, (kinds, result.js_errors)
+
+
+@pytest.mark.parametrize(("name", "expected"), sorted(HACKS.items()))
+def test_the_sealed_render_contains_each_hack(sealed, renderer, name, expected):
+    """Sealed (decision 0007), each hack gets the guard's violation, one of its own, or a sketch
+    error; or it paints exactly what its ten-method calls paint: the guarded render's picture, or,
+    where the guard's render threw, the one circle it paints with brush.circle (BASELINE)."""
+    guarded, source = renderer, (CANARIES / name).read_text()
+    result = sealed.render(source, seed=1)
+    kinds = [kind for kind, _ in result.violations]
+    if expected["sealed"] == "sketch_error":
+        assert result.status is RenderStatus.SKETCH_ERROR and not kinds, (result.js_errors, kinds)
+    elif expected["sealed"] in ("same_as_guarded", "same_as_baseline"):
+        reference = sealed.render(BASELINE, seed=1) if expected["sealed"] == "same_as_baseline" else None
+        reference = reference or guarded.render(source, seed=1)
+        assert result.status is RenderStatus.OK and not kinds, (result.js_errors, kinds)
+        assert result.png == reference.png
+    else:
+        assert expected["sealed"] in kinds, (kinds, result.js_errors)
 
 
 def test_the_corpus_holds_at_least_thirty_distinct_hacks():

@@ -80,6 +80,28 @@ def test_anything_outside_the_grammar_is_refused(bad):
         check_recording(recording(bad))
 
 
+def test_what_a_forged_recording_throws_at_the_check_is_refused_and_bounded():
+    # the red team of 2026-12-07: each raised out of render() or froze the server
+    cycle: dict = {}
+    cycle["$color"] = [cycle, 0, 0, 0]
+    nested: list = [0]
+    for _ in range(24):
+        nested = [nested, nested]
+    shared = [["x" * 200] * 64] * 64  # 262,144 strings from one call, 53 MB of replay before
+    for bad in (
+        recording(["brush.fill", [cycle]]),
+        recording([["brush.circle"], [300, 300, 60]]),  # an unhashable name
+        recording(["zz", [nested]]),
+        recording(["brush.circle", [shared] * 64]),
+        recording(["brush.circle", [300, 300, 10**400]]),  # a BigInt's digits
+        '{"calls": [["brush.circle", [' + "9" * 5000 + "]]]}",  # past Python's 4,300 digits
+        "[" * 100_000,
+        "x" * 16_000_001,
+    ):
+        with pytest.raises(BadRecording):
+            check_recording(bad)
+
+
 def test_a_recording_of_another_shape_or_too_long_is_refused():
     for bad in (None, [], {"calls": "brush.circle(1, 2, 3)"}, {"calls": {}}):
         with pytest.raises(BadRecording):
@@ -105,6 +127,8 @@ FIDELITY = {
     % 'brush.fill(lerpColor(color("#2266aa"), color(255, 200, 0), 0.3), 80); brush.circle(150, 420, 90);',
     "undefined_and_nan": PAINTING
     % 'brush.fill("#225588", undefined); brush.circle(NaN, 100, 80); brush.circle(450, 150, 70);',
+    "seeded": PAINTING % "randomSeed(7); noiseSeed(3); brush.fill('#2266aa', 90); brush.circle(200, 200, 90);",
+    "rotate_z": PAINTING % "translate(50, -40, 0); rotateZ(20); brush.fill('#2266aa', 90); brush.circle(200, 200, 90);",
     "rotations": PAINTING % "angleMode(DEGREES); push(); translate(400, 400); rotate(30); scale(1.5); "
     "brush.fill('#5a8f29', 70); brush.circle(0, 40, 50); pop();",
     "draw_after_setup": """function setup() { createCanvas(600, 600, WEBGL); translate(100, 100); noLoop(); }
@@ -190,4 +214,4 @@ def test_more_calls_than_a_recording_holds_is_a_sketch_error_and_paints_nothing(
     sketch = PAINTING % "brush.noFill(); for (let i = 0; i <= 100000; i++) brush.circle(300, 300, 5);"
     result = sealed.render(sketch, seed=3)
     assert result.status is RenderStatus.SKETCH_ERROR and result.png is None
-    assert result.detail == "the sketch made more than 100,000 calls to paint"
+    assert result.detail == "the sketch asked for more than a recording holds (100,000 calls, 400,000 values)"

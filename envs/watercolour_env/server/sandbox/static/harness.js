@@ -37,7 +37,21 @@
            height: shot.height, violations: guard && !guardFailure ? guard.violations() : [],
            guard: guard ? guardFailure || "on" : "off",
            // a recorder frame's calls (recorder.js, decision 0007): it has no picture of its own
-           recording: guard && !guardFailure && guard.recording ? guard.recording() : undefined }, "*");
+           recording: recordingText() }, "*");
+  }
+
+  // A recorder frame's calls (recorder.js, decision 0007) travel as JSON text made here with the
+  // JSON.stringify this file found before the sketch ran: what Python parses is text of a bounded
+  // size, never a structure of the sketch's (shared references, cycles, BigInts; red team 2026-12-07).
+  const stringify = JSON.stringify, MAX_RECORDING_CHARS = 16000000;
+  function recordingText() {
+    if (!guard || guardFailure || !guard.recording) return undefined;
+    try {
+      const text = Reflect.apply(stringify, JSON, [guard.recording()]);
+      return typeof text === "string" && text.length <= MAX_RECORDING_CHARS ? text : "too large";
+    } catch (e) {
+      return "not JSON";
+    }
   }
 
   // What a sketch throws is its own text: cut to MAX_ERROR_CHARS and made valid Unicode (a lone

@@ -21,12 +21,15 @@
   // p5's state that p5.brush reads or the canvas shows: replayed in order in the painter.
   const RECORDED = new Set((
     "createCanvas background clear angleMode colorMode translate rotate rotateZ scale shearX shearY resetMatrix " +
-    "push pop fill noFill stroke noStroke strokeWeight strokeCap strokeJoin ellipseMode rectMode"
+    "push pop fill noFill stroke noStroke strokeWeight strokeCap strokeJoin ellipseMode rectMode " +
+    // p5.brush wraps these two to reseed its own generators (red team, 2026-12-07)
+    "randomSeed noiseSeed"
   ).split(" "));
+  const WEBGL_ONLY = new Set(["rotateZ"]);  // recorded; the recorder's 2D canvas would throw
   // What the sketch may call besides (guard.js's SKETCH_OK less the recorded): helpers, run as they are.
   const HELPERS = new Set((
     "noLoop loop isLooping frameRate getFrameRate getTargetFrameRate millis second minute hour day month " +
-    "year random randomSeed randomGaussian noise noiseSeed noiseDetail map lerp constrain dist mag norm sq sqrt pow " +
+    "year random randomGaussian noise noiseDetail map lerp constrain dist mag norm sq sqrt pow " +
     "abs floor ceil round min max exp log fract sin cos tan asin acos atan atan2 degrees radians color lerpColor " +
     "paletteLerp red green blue alpha hue saturation brightness lightness createVector print int float str boolean " +
     "byte char unchar hex unhex nf nfc nfp nfs splitTokens shuffle"
@@ -63,9 +66,11 @@
   // ---- the calls, as plain values ----
   // Numbers JSON cannot carry, and undefined (which a default parameter tells from null), travel
   // tagged; a colour as its sRGB floats and a vector as its numbers, as the guard hands them on.
-  const MAX_CALLS = 100000, MAX_ITEMS = 64, MAX_CHARS = 200;
+  // sealed.py's bounds: calls, arguments and array items, a string's characters, and the leaves
+  // (numbers, strings ...) and string characters of the whole recording
+  const MAX_CALLS = 100000, MAX_ITEMS = 64, MAX_CHARS = 200, MAX_LEAVES = 400000, MAX_TOTAL_CHARS = 2000000;
   const calls = [];
-  let overflow = false;
+  let overflow = false, leaves = 0, chars = 0;
   const REFUSED = {};
   const colorProto = p5.Color.prototype, vectorProto = p5.Vector.prototype;
   const rgbaOf = Object.getOwnPropertyDescriptor(colorProto, "_array").get;
@@ -74,10 +79,11 @@
     return value === 0 && 1 / value < 0 ? { $: "-0" } : value;
   }
   function encode(value, depth) {
+    leaves++;
     switch (typeof value) {
       case "number": return number(value);
       case "boolean": return value;
-      case "string": return value.length <= MAX_CHARS ? value : REFUSED;
+      case "string": chars += value.length; return value.length <= MAX_CHARS ? value : REFUSED;
       case "undefined": return { $: "undefined" };
     }
     if (value === null) return null;
@@ -108,8 +114,8 @@
       if (item === REFUSED) return false;
       plain.push(item);
     }
-    if (calls.length >= MAX_CALLS) overflow = true;
-    else calls.push([name, plain]);
+    if (calls.length >= MAX_CALLS || leaves > MAX_LEAVES || chars > MAX_TOTAL_CHARS) overflow = true;
+    if (!overflow) calls.push([name, plain]);
     return true;
   }
 
@@ -138,6 +144,7 @@
               name + " given an object"), undefined;
           }
         }
+        if (WEBGL_ONLY.has(name)) return undefined;
         // the recorder's canvas is 2D: this browser has no WebGL
         const args = name === "createCanvas" ? [arguments[0], arguments[1]] : arguments;
         depth++;
